@@ -1,0 +1,24 @@
+"""Benchmark and evaluation harness for ICLR-2026 research methods.
+
+Family authors use `Task`, `Method`, `Metric`, `Instance`, `RunContext`, the registries
+and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
+"""
+from harness.context import RunContext
+from harness.contracts import Instance, Method, Metric, Task
+from harness.errors import DataError, HarnessError, SuiteError
+from harness.registry import datasets, methods, metrics, tasks
+
+__version__ = "0.1.0"
+HARNESS_MAJOR = __version__.split(".")[0]
+
+
+def run(suite_path, **options):  # noqa: ANN001, ANN201 - re-exported with its real signature below
+    from harness.api import run as _run
+
+    return _run(suite_path, **options)
+
+
+__all__ = [
+    "DataError", "HarnessError", "Instance", "Method", "Metric", "RunContext", "SuiteError", "Task",
+    "datasets", "methods", "metrics", "run", "tasks",
+]

@@ -1,0 +1,75 @@
+"""What a family implements: a task, its metrics and its methods.
+
+A task turns a loaded dataset, a split and a seed into an `Instance`; the method sees
+only `instance.inputs` and returns an output; the task turns that output into a
+per-sample predictions table and scores it. Scoring from the table alone (plus the
+instance) is what lets stored or user-supplied predictions be re-scored later.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from harness.context import RunContext
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One evaluation problem: what the method may see, and what it may not."""
+
+    inputs: Any
+    truth: Any
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A pure function of outputs and ground truth, with its direction and version.
+
+    Bump `version` whenever the definition changes: it enters every run key.
+    """
+
+    name: str
+    fn: Callable[..., float]
+    higher_is_better: bool
+    version: str = "1"
+    kind: Literal["quality", "hardware"] = "quality"
+    unit: str = ""
+    description: str = ""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> float:
+        return float(self.fn(*args, **kwargs))
+
+
+class Task(ABC):
+    """A family's contract between datasets, methods and metrics."""
+
+    @abstractmethod
+    def instance(self, data: Any, split: Mapping[str, Any], seed: int) -> Instance:
+        """The problem for one seed (a new split per seed where the protocol says so)."""
+
+    @abstractmethod
+    def predictions(self, instance: Instance, output: Any) -> "pd.DataFrame":
+        """The method's output as one row per scored sample."""
+
+    @abstractmethod
+    def score(self, instance: Instance, predictions: "pd.DataFrame", metrics: Mapping[str, Metric]) -> dict[str, float]:
+        """Metric values keyed like `metrics`, computed from the predictions table alone."""
+
+
+class Method(ABC):
+    """A method's constructor takes its parameters; `run` solves one instance.
+
+    Keep construction cheap and free of heavy work: the planner builds every grid
+    point once to check the parameters before anything runs.
+    """
+
+    version: ClassVar[str] = "1"
+
+    @abstractmethod
+    def run(self, inputs: Any, ctx: "RunContext") -> Any:
+        """Solve `inputs` (an `Instance.inputs`) and return what the task expects."""
