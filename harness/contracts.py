@@ -48,6 +48,12 @@ class Metric:
 class Task(ABC):
     """A family's contract between datasets, methods and metrics."""
 
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        """Raise `ValueError` naming the bad key if the suite's `split:` block is invalid.
+
+        Called at validation time, so a typo fails before anything runs.
+        """
+
     @abstractmethod
     def instance(self, data: Any, split: Mapping[str, Any], seed: int) -> Instance:
         """The problem for one seed (a new split per seed where the protocol says so)."""

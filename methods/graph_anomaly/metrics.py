@@ -1,0 +1,66 @@
+"""GADBench's metrics, all x100, on test nodes: AUROC, AUPRC (average precision), Rec@K.
+
+Written with numpy rank statistics rather than calling scikit-learn so scoring stays
+fast and import-light; `tests/graph_anomaly/test_metrics.py` checks them against
+scikit-learn's `roc_auc_score` and `average_precision_score`, ties included.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+from harness import Metric
+
+
+def _validated(y_true: np.ndarray, y_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    y_true = np.asarray(y_true).astype(bool).ravel()
+    y_score = np.asarray(y_score, dtype=np.float64).ravel()
+    if y_true.shape != y_score.shape:
+        raise ValueError(f"{y_true.size} labels but {y_score.size} scores")
+    return y_true, y_score
+
+
+def auroc(y_true: np.ndarray, y_score: np.ndarray) -> float:
+    """Mann-Whitney U with mid-ranks for ties, i.e. sklearn's `roc_auc_score`, x100."""
+    y_true, y_score = _validated(y_true, y_score)
+    n_pos = int(y_true.sum())
+    n_neg = y_true.size - n_pos
+    if n_pos == 0 or n_neg == 0 or not np.isfinite(y_score).all():
+        return float("nan")
+    ranks = rankdata(y_score)
+    u = ranks[y_true].sum() - n_pos * (n_pos + 1) / 2
+    return 100.0 * u / (n_pos * n_neg)
+
+
+def auprc(y_true: np.ndarray, y_score: np.ndarray) -> float:
+    """Average precision, sum over thresholds of (R_n - R_{n-1}) P_n; tied scores form one threshold."""
+    y_true, y_score = _validated(y_true, y_score)
+    n_pos = int(y_true.sum())
+    if n_pos == 0 or not np.isfinite(y_score).all():
+        return float("nan")
+    order = np.argsort(-y_score, kind="mergesort")
+    scores, labels = y_score[order], y_true[order]
+    last_of_tie = np.r_[np.flatnonzero(np.diff(scores)), scores.size - 1]
+    true_pos = np.cumsum(labels)[last_of_tie]
+    predicted_pos = last_of_tie + 1
+    precision = true_pos / predicted_pos
+    recall_gain = np.diff(np.r_[0, true_pos]) / n_pos
+    return 100.0 * float(np.sum(recall_gain * precision))
+
+
+def recall_at_k(y_true: np.ndarray, y_score: np.ndarray) -> float:
+    """Share of anomalies among the K top-scored nodes, K = number of anomalies (GADBench)."""
+    y_true, y_score = _validated(y_true, y_score)
+    k = int(y_true.sum())
+    if k == 0 or not np.isfinite(y_score).all():
+        return float("nan")
+    top_k = np.argsort(-y_score, kind="mergesort")[:k]
+    return 100.0 * float(y_true[top_k].sum()) / k
+
+
+AUROC = Metric("auroc", auroc, higher_is_better=True, unit="%", description="area under the ROC curve, x100")
+AUPRC = Metric("auprc", auprc, higher_is_better=True, unit="%", description="average precision, x100")
+REC_AT_K = Metric(
+    "rec_at_k", recall_at_k, higher_is_better=True, unit="%",
+    description="recall among the top-K scored nodes, K = number of test anomalies, x100",
+)
