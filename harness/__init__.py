@@ -12,10 +12,11 @@ __version__ = "0.1.0"
 HARNESS_MAJOR = __version__.split(".")[0]
 
 
-def run(suite_path, **options):  # noqa: ANN001, ANN201 - re-exported with its real signature below
-    from harness.api import run as _run
+def run(suite_path, **options):  # noqa: ANN001, ANN201
+    """`harness.api.run`, imported on first use so `import harness` stays light."""
+    from harness.api import run as api_run
 
-    return _run(suite_path, **options)
+    return api_run(suite_path, **options)
 
 
 __all__ = [

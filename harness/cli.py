@@ -1,0 +1,197 @@
+"""The `harness` command. Every subcommand calls the same functions as the Python API.
+
+User mistakes (`HarnessError`) are printed as one paragraph with exit code 3, never
+as a traceback. Exit codes: 0 success, 2 some runs failed, 3 bad input, 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness.errors import USER_ERROR_EXIT, HarnessError
+
+RUNS_FAILED_EXIT = 2
+INTERRUPTED_EXIT = 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.command(args)
+    except HarnessError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USER_ERROR_EXIT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED_EXIT
+
+
+def _parser() -> argparse.ArgumentParser:
+    from harness import __version__
+    from harness.store import DEFAULT_STORE
+
+    parser = argparse.ArgumentParser(prog="harness", description="Benchmark and evaluation harness for ICLR-2026 methods.")
+    parser.add_argument("--version", action="version", version=f"harness {__version__}")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    def command(name: str, handler, help_text: str) -> argparse.ArgumentParser:  # noqa: ANN001
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(command=handler)
+        p.add_argument("--plugin", action="append", default=[], metavar="FILE.py",
+                       help="a Python file registering extra methods/datasets/metrics (repeatable)")
+        return p
+
+    def with_store(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--store", type=Path, default=DEFAULT_STORE, help=f"results database (default {DEFAULT_STORE})")
+
+    def with_data(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data-root", type=Path, default=None,
+                       help="folder holding dataset files (default: $HARNESS_DATA_ROOT, else ./data)")
+
+    p = command("validate", _validate, "check suite files: schema, registered names, parameters")
+    p.add_argument("suites", nargs="+", type=Path)
+    p = command("plan", _plan, "list the runs a suite expands to, and which are stored")
+    p.add_argument("suite", type=Path)
+    with_store(p)
+    with_data(p)
+    p = command("run", _run, "run every planned run that is not stored yet")
+    p.add_argument("suite", type=Path)
+    with_store(p)
+    with_data(p)
+    p.add_argument("--executor", default="local", help="inline | local (default) | a registered executor")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="parallel worker processes (local executor)")
+    p.add_argument("--force", action="store_true", help="re-run runs that are already stored")
+    p.add_argument("--retry-failed", action="store_true", help="re-run stored runs that failed")
+    p = command("score", _score, "score predictions (bring-your-own, or stored ones under new metrics); runs nothing")
+    p.add_argument("suite", type=Path)
+    with_store(p)
+    with_data(p)
+    p.add_argument("--force", action="store_true", help="re-score runs that are already stored")
+    p = command("ls", _ls, "list registered tasks, datasets, metrics, methods or executors")
+    p.add_argument("kind", nargs="?", default="methods", choices=["tasks", "datasets", "metrics", "methods", "executors"])
+    p = command("export", _export, "write stored runs to a Parquet or CSV file")
+    with_store(p)
+    p.add_argument("--format", choices=["parquet", "csv"], default="csv")
+    p.add_argument("--suite", default=None, help="only this suite's runs (its name)")
+    p.add_argument("--out", type=Path, required=True)
+    command("schema", _schema, "print the suite file's JSON Schema")
+    command("sys-info", _sys_info, "print this machine's environment as the store records it")
+    return parser
+
+
+def _load_plugins(args: argparse.Namespace) -> None:
+    from harness.runner import load_plugins
+
+    load_plugins(tuple(args.plugin))
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from harness.validate import validate_suite
+
+    _load_plugins(args)
+    failures = 0
+    for path in args.suites:
+        try:
+            count = validate_suite(path)
+            print(f"ok: {path} ({count} method variants)")
+        except HarnessError as exc:
+            failures += 1
+            print(f"error: {exc}", file=sys.stderr)
+    return USER_ERROR_EXIT if failures else 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    from harness.runner import plan_suite
+    from harness.store import Store
+
+    _load_plugins(args)
+    suite, planned = plan_suite(args.suite, args.data_root)
+    stored = Store(args.store).stored_statuses() if args.store.exists() else {}
+    print(f"{'run_key':<16}  {'method':<28} {'dataset':<16} {'seed':>4}  stored")
+    for run in planned:
+        print(f"{run.run_key:<16}  {run.method:<28} {run.dataset.name:<16} {run.seed:>4}  {stored.get(run.run_key, '-')}")
+    done = sum(r.run_key in stored for r in planned)
+    print(f"{len(planned)} runs, {done} stored, {len(planned) - done} to run")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from harness.runner import RunOptions, run_suite
+    from harness.summary_table import print_summary
+
+    options = RunOptions(store=args.store, executor=args.executor, jobs=args.jobs, force=args.force,
+                         retry_failed=args.retry_failed, data_root=args.data_root, plugins=tuple(args.plugin))
+    outcome = run_suite(args.suite, options)
+    skipped = len(outcome.planned) - outcome.executed
+    print(f"suite {outcome.suite.suite}: {outcome.executed} runs executed ({outcome.failed} failed), "
+          f"{skipped} {'not run (interrupted)' if outcome.interrupted else 'already stored'}")
+    print_summary(outcome.suite, outcome.planned, args.store)
+    if outcome.interrupted:
+        print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
+        return INTERRUPTED_EXIT
+    return RUNS_FAILED_EXIT if outcome.failed else 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    from harness.runner import plan_suite
+    from harness.scoring import score_runs
+    from harness.store import Store
+    from harness.summary_table import print_summary
+
+    _load_plugins(args)
+    suite, planned = plan_suite(args.suite, args.data_root)
+    with Store(args.store) as store:
+        outcome = score_runs(planned, store, force=args.force)
+    failed = sum(r["status"] != "ok" for r in outcome.scored)
+    print(f"suite {suite.suite}: {len(outcome.scored)} runs scored ({failed} failed), "
+          f"{len(outcome.unavailable)} have no predictions yet (use `harness run`)")
+    print_summary(suite, planned, args.store)
+    return RUNS_FAILED_EXIT if failed else 0
+
+
+def _ls(args: argparse.Namespace) -> int:
+    from harness.registry import REGISTRIES
+
+    _load_plugins(args)
+    entries = REGISTRIES[args.kind].entries()
+    width = max((len(e.name) for e in entries), default=0)
+    for entry in entries:
+        print(f"{entry.name:<{width}}  {entry.description}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from harness.results import records_frame
+    from harness.store import Store
+
+    with Store(args.store, create=False) as store:
+        frame = records_frame(store.records(suite=args.suite))
+    frame["params"] = frame["params"].map(lambda p: json.dumps(p, sort_keys=True))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.format == "parquet":
+        frame.to_parquet(args.out, index=False)
+    else:
+        frame.to_csv(args.out, index=False)
+    print(f"wrote {len(frame)} runs to {args.out}")
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from harness.suite import json_schema
+
+    print(json.dumps(json_schema(), indent=2))
+    return 0
+
+
+def _sys_info(args: argparse.Namespace) -> int:
+    from harness.environment import environment
+
+    print(json.dumps(environment(), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Where dataset files live (the data root) and what identifies a dataset (its fingerprint).
+
+A loader argument named `path` or ending in `_path` is a file under the data root: it
+is resolved here, checked to exist, and its content hash enters the fingerprint, so a
+changed file means new runs while a moved data root does not.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.errors import DataError
+from harness.fingerprint import digest, file_sha256
+
+DATA_ROOT_ENV = "HARNESS_DATA_ROOT"
+DEFAULT_DATA_ROOT = Path("data")
+
+
+def data_root(explicit: str | Path | None = None) -> Path:
+    """`--data-root` if given, else $HARNESS_DATA_ROOT, else ./data."""
+    if explicit is not None:
+        return Path(explicit)
+    return Path(os.environ.get(DATA_ROOT_ENV) or DEFAULT_DATA_ROOT)
+
+
+def is_path_arg(name: str) -> bool:
+    return name == "path" or name.endswith("_path")
+
+
+@dataclass(frozen=True)
+class ResolvedDataset:
+    """A suite's dataset entry with file arguments made absolute, and its fingerprint."""
+
+    name: str
+    loader: str
+    args: dict[str, Any]
+    load_args: dict[str, Any]
+    split: dict[str, Any]
+    fingerprint: str
+
+
+def resolve_dataset(name: str, loader: str, args: dict[str, Any], split: dict[str, Any], root: Path) -> ResolvedDataset:
+    load_args: dict[str, Any] = {}
+    content: dict[str, Any] = {}
+    for key, value in args.items():
+        if is_path_arg(key):
+            path = _existing_file(name, key, value, root)
+            load_args[key] = str(path)
+            content[key] = file_sha256(path)
+        else:
+            load_args[key] = value
+            content[key] = value
+    fingerprint = digest({"loader": loader, "args": content, "split": split})
+    return ResolvedDataset(name, loader, dict(args), load_args, dict(split), fingerprint)
+
+
+def _existing_file(dataset: str, key: str, value: Any, root: Path) -> Path:
+    path = Path(str(value)).expanduser()
+    full = path if path.is_absolute() else root / path
+    if not full.is_file():
+        raise DataError(
+            f"dataset '{dataset}': file '{value}' not found (expected {full.absolute()})",
+            field=f"datasets.{dataset}.args.{key}",
+            hint=f"Put the file there, or point the data root at the folder holding it "
+                 f"with --data-root or ${DATA_ROOT_ENV} (now {root.absolute()}).",
+        )
+    return full.absolute()

@@ -1,0 +1,119 @@
+"""Provenance of a run: software versions, the git commit, and a hardware fingerprint.
+
+No hostname or user name is recorded: the fingerprint says what the machine *is*
+(CPU model, cores, memory, GPUs), which is what makes timings comparable.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from harness.fingerprint import digest
+
+PACKAGES = ("numpy", "scipy", "pandas", "torch", "torch-geometric", "scikit-learn", "triton", "transformers")
+_SOURCE_DIR = Path(__file__).resolve().parent.parent
+
+
+@cache
+def hardware() -> dict[str, Any]:
+    return {
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_gb": round(_total_memory_bytes() / 2**30, 1),
+        "gpus": gpu_names(),
+    }
+
+
+def hardware_fingerprint() -> str:
+    return digest(hardware(), length=12)
+
+
+@cache
+def gpu_names() -> tuple[str, ...]:
+    """GPU names from nvidia-smi, without importing torch (the coordinator stays light)."""
+    if shutil.which("nvidia-smi") is None:
+        return ()
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(line.strip() for line in out.splitlines() if line.strip())
+
+
+@cache
+def environment() -> dict[str, Any]:
+    """What the coordinator records once per `harness run`; workers add the torch details."""
+    from harness import __version__
+
+    sha, dirty = git_state()
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "harness": __version__,
+        "packages": _package_versions(),
+        "git_sha": sha,
+        "git_dirty": dirty,
+        "hardware": hardware(),
+        "hardware_fingerprint": hardware_fingerprint(),
+    }
+
+
+def git_state() -> tuple[str | None, bool | None]:
+    """The commit of the harness source tree and whether it has uncommitted changes."""
+    if shutil.which("git") is None:
+        return None, None
+    try:
+        sha = subprocess.run(["git", "-C", str(_SOURCE_DIR), "rev-parse", "HEAD"],
+                             capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        status = subprocess.run(["git", "-C", str(_SOURCE_DIR), "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=10, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    return sha, bool(status.strip())
+
+
+def torch_details() -> dict[str, Any]:
+    """Torch, CUDA and driver versions, only if the run imported torch."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return {}
+    details: dict[str, Any] = {"torch": torch.__version__, "cuda": torch.version.cuda, "torch_threads": torch.get_num_threads()}
+    if torch.cuda.is_available():
+        details["cuda_device"] = torch.cuda.get_device_name()
+    return details
+
+
+def _package_versions() -> dict[str, str]:
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return found
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _total_memory_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0

@@ -1,0 +1,1 @@
+"""Executors run planned runs in isolation and report each finished record."""

@@ -1,0 +1,163 @@
+"""A pool of worker processes on this machine: the default executor.
+
+Each worker is a fresh interpreter (spawn), pinned to one GPU via CUDA_VISIBLE_DEVICES
+when GPUs exist, and reused across runs. A run that exceeds its timeout has its
+worker killed; a worker that dies (segfault, SIGKILL, OOM killer) has its run recorded
+as crashed; either way a new worker takes its place and the suite goes on.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from harness.environment import gpu_names
+from harness.executors.base import ExecutionSettings, Executor, RunEvent
+from harness.planner import RunSpec
+from harness.record import failure, utc_now
+
+_POLL_S = 0.5
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def worker_main(conn: Connection, gpu: int | None, threads: int, settings: ExecutionSettings) -> None:
+    """A worker's loop: receive a run, execute it, send back its record; `None` ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns Ctrl-C
+    if gpu is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
+    for variable in _THREAD_VARIABLES:
+        os.environ.setdefault(variable, str(threads))
+    import faulthandler
+
+    faulthandler.enable()  # a segfault's stack lands in the run's log (fd 2 points there during a run)
+    from harness.registry import load_plugin_file
+    from harness.worker import execute
+
+    for plugin in settings.plugins:
+        load_plugin_file(plugin)
+    while True:
+        spec = conn.recv()
+        if spec is None:
+            return
+        conn.send(execute(spec, settings.artifacts, settings.environment))
+
+
+class _Worker:
+    def __init__(self, mp: Any, gpu: int | None, threads: int, settings: ExecutionSettings) -> None:
+        self.conn, child = mp.Pipe()
+        self.process = mp.Process(target=worker_main, args=(child, gpu, threads, settings), daemon=True)
+        self.process.start()
+        child.close()
+        self.gpu = gpu
+        self.spec: RunSpec | None = None
+        self.started_at = ""
+        self.deadline = 0.0
+
+    def assign(self, spec: RunSpec) -> None:
+        self.spec, self.started_at = spec, utc_now()
+        self.deadline = time.monotonic() + spec.timeout
+        self.conn.send(spec)
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+
+class LocalExecutor(Executor):
+    def __init__(self, settings: ExecutionSettings) -> None:
+        super().__init__(settings)
+        self._mp = multiprocessing.get_context("spawn")
+        self._queue: deque[RunSpec] = deque()
+        self._workers: list[_Worker] = []
+        self._gpus = list(range(len(gpu_names())))
+
+    def submit(self, spec: RunSpec) -> None:
+        self._queue.append(spec)
+
+    def events(self) -> Iterator[RunEvent]:
+        wanted = min(self.settings.jobs, len(self._queue))
+        threads = self._queue[0].threads if self._queue else 1
+        for index in range(wanted):
+            self._workers.append(self._start_worker(index, threads))
+        try:
+            yield from self._loop()
+        finally:
+            self.cancel()
+
+    def _start_worker(self, index: int, threads: int) -> _Worker:
+        gpu = self._gpus[index % len(self._gpus)] if self._gpus else None
+        return _Worker(self._mp, gpu, threads, self.settings)
+
+    def _loop(self) -> Iterator[RunEvent]:
+        while self._queue or any(w.spec for w in self._workers):
+            for worker in self._workers:
+                if worker.spec is None and self._queue:
+                    worker.assign(self._queue.popleft())
+                    yield RunEvent("started", worker.spec)
+            busy = [w for w in self._workers if w.spec is not None]
+            timeout = max(0.0, min([w.deadline for w in busy], default=0) - time.monotonic())
+            wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=min(timeout, _POLL_S))
+            for index, worker in enumerate(self._workers):
+                if worker.spec is not None:
+                    event = self._collect(worker)
+                    if event is not None:
+                        if event.record["status"] in ("timeout", "crashed"):
+                            self._workers[index] = self._start_worker(index, worker.spec.threads)
+                        worker.spec = None
+                        yield event
+
+    def _collect(self, worker: _Worker) -> RunEvent | None:
+        spec = worker.spec
+        assert spec is not None
+        if worker.conn.poll():
+            try:
+                return RunEvent("finished", spec, worker.conn.recv())
+            except (EOFError, OSError):
+                pass  # the worker died mid-send: a crash, handled below
+        if not worker.process.is_alive() or worker.conn.closed:
+            worker.process.join(timeout=5)
+            return RunEvent("finished", spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
+                                                            worker.started_at))
+        if time.monotonic() > worker.deadline:
+            worker.kill()
+            message = f"exceeded the timeout of {spec.timeout:g} s; its worker was killed"
+            return RunEvent("finished", spec, self._failure(spec, "timeout", message, worker.started_at))
+        return None
+
+    def _failure(self, spec: RunSpec, status: str, error: str, started_at: str) -> dict[str, Any]:
+        from harness.worker import log_path
+
+        log = log_path(self.settings.artifacts, spec)
+        record = failure(spec, status, error, started_at, str(log.relative_to(self.settings.artifacts.parent)))
+        record["environment"] = self.settings.environment
+        return record
+
+    def cancel(self) -> None:
+        self._queue.clear()
+        for worker in self._workers:
+            if worker.spec is None and worker.process.is_alive():
+                try:
+                    worker.conn.send(None)
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 2
+        for worker in self._workers:
+            if worker.spec is None:
+                worker.process.join(timeout=max(0.0, deadline - time.monotonic()))
+            worker.kill()
+        self._workers = []
+
+
+def _death_reason(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        extra = " (possibly the out-of-memory killer)" if name == "SIGKILL" else ""
+        return f"the worker died from {name}{extra}; see the run's log"
+    return f"the worker exited with code {exitcode} before reporting; see the run's log"

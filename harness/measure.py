@@ -1,0 +1,63 @@
+"""Measurements around a method's run: wall and CPU time, peak RSS, peak CUDA memory.
+
+Workers are reused across runs, so the peak RSS must be reset per run: on Linux
+writing 5 to /proc/self/clear_refs resets the high-water mark VmHWM; elsewhere the
+process-lifetime `ru_maxrss` is the (upper-bound) fallback.
+"""
+from __future__ import annotations
+
+import resource
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+_CLEAR_REFS = Path("/proc/self/clear_refs")
+_STATUS = Path("/proc/self/status")
+
+
+def reset_peak_rss() -> None:
+    try:
+        _CLEAR_REFS.write_text("5")
+    except OSError:
+        pass
+
+
+def peak_rss_mb() -> float:
+    try:
+        for line in _STATUS.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return maxrss / (1024 * 1024) if sys.platform == "darwin" else maxrss / 1024
+
+
+def _cuda():
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        return torch.cuda
+    return None
+
+
+@contextmanager
+def measured(into: dict[str, dict[str, float | str]]) -> Iterator[None]:
+    """Time the block and record its resource peaks into `into` (name -> {value, unit})."""
+    reset_peak_rss()
+    cuda = _cuda()
+    if cuda is not None:
+        cuda.synchronize()
+        cuda.reset_peak_memory_stats()
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        yield
+    finally:
+        cuda = _cuda()
+        if cuda is not None:
+            cuda.synchronize()
+            into["peak_cuda_mb"] = {"value": cuda.max_memory_allocated() / 2**20, "unit": "MB"}
+        into["wall_s"] = {"value": time.perf_counter() - wall, "unit": "s"}
+        into["cpu_s"] = {"value": time.process_time() - cpu, "unit": "s"}
+        into["peak_rss_mb"] = {"value": peak_rss_mb(), "unit": "MB"}

@@ -1,0 +1,181 @@
+"""Expand a suite into runs: methods x parameter grid x datasets x seeds.
+
+Each run gets a `run_key` hashing everything that changes its answer (task, method
+name + version + resolved parameters, dataset fingerprint, metric versions, seed,
+harness major version), so a stored run is recognised and skipped on the next `run`.
+"""
+from __future__ import annotations
+
+import inspect
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness import HARNESS_MAJOR
+from harness.dataset_files import ResolvedDataset, resolve_dataset
+from harness.errors import DataError, HarnessError
+from harness.fingerprint import digest, file_sha256
+from harness.registry import datasets, methods, metrics, tasks
+from harness.suite import MethodEntry, Resources, Suite
+from harness.yaml_source import YamlSource
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything a worker needs to execute one run; picklable, so it crosses processes."""
+
+    run_key: str
+    exec_key: str               # the same without the metrics: runs that differ only in scoring share it
+    suite: str
+    task: str
+    method: str                 # label in reports, e.g. "gcn" or "gcn[hidden=64]"
+    method_entry: str           # the suite's method name
+    impl: str | None            # registered method, or None for a predictions entry
+    method_version: str
+    params: dict[str, Any]
+    predictions_file: str | None
+    dataset: ResolvedDataset
+    metrics: dict[str, str]     # suite metric name -> registered name
+    metric_versions: dict[str, str]
+    seed: int
+    device: str
+    timeout: float
+    threads: int
+    resources: Resources = field(default_factory=Resources)
+
+    @property
+    def cell(self) -> tuple[str, str, int]:
+        return (self.method, self.dataset.name, self.seed)
+
+
+def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
+    """All runs of the suite, in a stable order (method, grid point, dataset, seed)."""
+    family = suite.family
+    task = tasks.resolve(suite.task)
+    resolved = {name: _resolve_dataset(suite, source, name, root) for name in suite.datasets}
+    metric_names = {m: metrics.resolve(m, family) for m in suite.metrics}
+    metric_versions = {m: metrics.get(full).version for m, full in metric_names.items()}
+    runs: list[RunSpec] = []
+    seen: dict[str, RunSpec] = {}
+    for entry_name, entry in suite.methods.items():
+        for label, impl, version, params in method_variants(suite, source, entry_name, entry):
+            for dataset_name, dataset in resolved.items():
+                if not _in_matrix(suite, entry_name, dataset_name):
+                    continue
+                for seed in suite.defaults.seeds:
+                    predictions_file = _predictions_file(source, entry, entry_name, dataset_name, seed)
+                    execution = {
+                        "task": task, "method": impl or "predictions", "version": version, "params": params,
+                        "predictions": file_sha256(Path(predictions_file)) if predictions_file else None,
+                        "dataset": dataset.fingerprint, "seed": seed, "harness": HARNESS_MAJOR,
+                    }
+                    scoring = {"names": metric_names, "versions": metric_versions}
+                    run = RunSpec(
+                        run_key=digest(execution | {"metrics": scoring}), exec_key=digest(execution),
+                        suite=suite.suite, task=task, method=label,
+                        method_entry=entry_name, impl=impl, method_version=version, params=params,
+                        predictions_file=predictions_file, dataset=dataset, metrics=metric_names,
+                        metric_versions=metric_versions, seed=seed, device=suite.defaults.device,
+                        timeout=suite.defaults.timeout, threads=suite.defaults.threads,
+                        resources=entry.resources or suite.defaults.resources,
+                    )
+                    if run.run_key in seen:
+                        other = seen[run.run_key]
+                        raise source.error(
+                            ("methods", entry_name),
+                            f"method '{label}' is the same run as '{other.method}' (same implementation and parameters)",
+                            hint="Remove one of the two entries.",
+                        )
+                    seen[run.run_key] = run
+                    runs.append(run)
+    if not runs:
+        raise source.error(("matrix",), "the suite plans no runs", hint="Check matrix include/exclude rules.")
+    return runs
+
+
+def check_split(suite: Suite, source: YamlSource, name: str) -> None:
+    """The task's verdict on a dataset's `split:` block, as a positioned suite error."""
+    try:
+        tasks.get(suite.task)().check_split(suite.datasets[name].split)
+    except ValueError as exc:
+        raise source.error(("datasets", name, "split"), str(exc)) from None
+
+
+def _resolve_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> ResolvedDataset:
+    entry = suite.datasets[name]
+    loader = datasets.resolve(entry.loader, suite.family)
+    check_split(suite, source, name)
+    try:
+        return resolve_dataset(name, loader, entry.args, entry.split, root)
+    except DataError as exc:
+        exc.file = exc.file or source.path
+        exc.line = exc.line or source.position(("datasets", name, "args"))[0]
+        raise
+
+
+def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEntry) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
+    """(label, impl, version, resolved params) for each grid point of one method entry."""
+    if entry.impl is None:
+        yield name, None, "1", {}
+        return
+    impl = methods.resolve(entry.impl, suite.family)
+    cls = methods.get(impl)
+    grid_axes = {k: v for k, v in entry.params.items() if isinstance(v, list)}
+    fixed = {k: v for k, v in entry.params.items() if not isinstance(v, list)}
+    defaults = _constructor_defaults(cls)
+    for point in itertools.product(*grid_axes.values()):
+        chosen = dict(zip(grid_axes, point)) | fixed
+        unknown = sorted(set(chosen) - set(defaults)) if not _takes_kwargs(cls) else []
+        if unknown:
+            raise source.error(("methods", name, "params", unknown[0]),
+                               f"method '{impl}' has no parameter '{unknown[0]}'",
+                               hint=f"Its parameters: {', '.join(sorted(defaults)) or 'none'}.")
+        try:
+            cls(**chosen)
+        except (TypeError, ValueError) as exc:
+            raise source.error(("methods", name, "params"), f"invalid parameters for '{impl}': {exc}") from None
+        shown = [k for k, v in grid_axes.items() if len(v) > 1]
+        label = name + ("[" + ",".join(f"{k}={chosen[k]}" for k in shown) + "]" if shown else "")
+        yield label, impl, str(getattr(cls, "version", "1")), defaults | chosen
+
+
+def _constructor_defaults(cls: type) -> dict[str, Any]:
+    parameters = inspect.signature(cls).parameters.values()
+    return {
+        p.name: (None if p.default is inspect.Parameter.empty else p.default)
+        for p in parameters
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def _takes_kwargs(cls: type) -> bool:
+    return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(cls).parameters.values())
+
+
+def _in_matrix(suite: Suite, method: str, dataset: str) -> bool:
+    def matches(rule) -> bool:  # noqa: ANN001
+        return rule.method in (None, method) and rule.dataset in (None, dataset)
+
+    included = not suite.matrix.include or any(matches(r) for r in suite.matrix.include)
+    return included and not any(matches(r) for r in suite.matrix.exclude)
+
+
+def _predictions_file(source: YamlSource, entry: MethodEntry, method: str, dataset: str, seed: int) -> str | None:
+    """The predictions file of one BYO run; relative templates are relative to the suite file."""
+    if entry.predictions is None:
+        return None
+    try:
+        relative = entry.predictions.format(method=method, dataset=dataset, seed=seed)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise source.error(("methods", method, "predictions"), f"bad path template ({exc})",
+                           hint="Use only {method}, {dataset} and {seed}.") from None
+    path = Path(relative)
+    path = path if path.is_absolute() else source.path.parent / path
+    if not path.is_file():
+        raise HarnessError(f"predictions file {path} does not exist", file=source.path,
+                           line=source.position(("methods", method, "predictions"))[0],
+                           field=f"methods.{method}.predictions",
+                           hint="Write one Parquet file per (method, dataset, seed) at the template's path.")
+    return str(path.absolute())

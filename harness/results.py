@@ -1,0 +1,43 @@
+"""Stored records as a pandas DataFrame, and the seed-aggregated summary printed after a run."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+_COLUMNS = ["run_id", "run_key", "suite", "method", "dataset", "seed", "status", "error", "device"]
+
+
+def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """One row per run: identity columns, `metric.<name>` and `measure.<name>` columns."""
+    rows = []
+    for record in records:
+        row = {column: record.get(column) for column in _COLUMNS}
+        row["params"] = record.get("params")
+        row["git_sha"] = record.get("environment", {}).get("git_sha")
+        row["hardware_fingerprint"] = record.get("environment", {}).get("hardware_fingerprint")
+        row.update({f"metric.{k}": v for k, v in record.get("metrics", {}).items()})
+        row.update({f"measure.{k}": m["value"] for k, m in record.get("measurements", {}).items()})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=None if rows else _COLUMNS)
+
+
+def summary(frame: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
+    """Mean, std and n over seeds of each (method, dataset, metric), successful runs only."""
+    ok = frame[frame["status"] == "ok"]
+    rows = []
+    for (method, dataset), cell in ok.groupby(["method", "dataset"], sort=False):
+        for metric in metrics:
+            values = cell.get(f"metric.{metric}", pd.Series(dtype=float)).astype(float)
+            rows.append({"method": method, "dataset": dataset, "metric": metric, "mean": values.mean(),
+                         "std": values.std(ddof=1) if len(values) > 1 else float("nan"), "n": int(values.size)})
+    return pd.DataFrame(rows, columns=["method", "dataset", "metric", "mean", "std", "n"])
+
+
+def format_cell(mean: float, std: float, n: int) -> str:
+    if n == 0:
+        return "—"
+    if n == 1 or pd.isna(std):
+        return f"{mean:.2f} (n=1)"
+    return f"{mean:.2f} ± {std:.2f}"

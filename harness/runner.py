@@ -1,0 +1,93 @@
+"""The coordinator of `harness run`: plan, skip what is stored, execute, store each result.
+
+It is the only writer of the store: one transaction per finished run, so killing it at
+any moment loses at most the runs in flight, and a rerun picks up the rest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.dataset_files import data_root
+from harness.environment import environment
+from harness.executors.base import ExecutionSettings, Executor
+from harness.planner import RunSpec, plan
+from harness.progress import Progress
+from harness.registry import executors, load_plugin_file
+from harness.store import Store
+from harness.suite import Suite, load_suite
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    store: Path
+    executor: str = "local"
+    jobs: int = 1
+    force: bool = False
+    retry_failed: bool = False
+    data_root: Path | None = None
+    plugins: tuple[str, ...] = ()
+    live_progress: bool | None = None
+
+
+@dataclass
+class RunOutcome:
+    suite: Suite
+    planned: list[RunSpec]
+    executed: int
+    failed: int
+    interrupted: bool = False
+
+
+def load_plugins(plugins: tuple[str, ...]) -> None:
+    for plugin in plugins:
+        load_plugin_file(plugin)
+
+
+def plan_suite(suite_path: str | Path, root: Path | None = None) -> tuple[Suite, list[RunSpec]]:
+    suite, source = load_suite(suite_path)
+    return suite, plan(suite, source, data_root(root))
+
+
+def runs_to_execute(planned: list[RunSpec], stored: dict[str, str], options: RunOptions) -> list[RunSpec]:
+    """Resume: skip stored runs unless forced; `retry_failed` re-runs stored failures."""
+    if options.force:
+        return list(planned)
+    return [r for r in planned if r.run_key not in stored or (options.retry_failed and stored[r.run_key] != "ok")]
+
+
+def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
+    load_plugins(options.plugins)
+    suite, planned = plan_suite(suite_path, options.data_root)
+    with Store(options.store) as store:
+        todo = runs_to_execute(planned, store.stored_statuses(r.run_key for r in planned), options)
+        outcome = RunOutcome(suite, planned, executed=0, failed=0)
+        if not todo:
+            return outcome
+        executor = _executor(options, store)
+        for spec in todo:
+            executor.submit(spec)
+        progress = Progress(len(todo), len(planned) - len(todo), live=options.live_progress)
+        try:
+            for event in executor.events():
+                if event.kind == "started":
+                    progress.started(event.spec)
+                    continue
+                record: dict[str, Any] = event.record  # type: ignore[assignment]
+                store.put(record)
+                outcome.executed += 1
+                outcome.failed += record["status"] != "ok"
+                progress.finished(event.spec, record)
+        except KeyboardInterrupt:
+            executor.cancel()
+            outcome.interrupted = True
+        finally:
+            progress.close()
+    return outcome
+
+
+def _executor(options: RunOptions, store: Store) -> Executor:
+    settings = ExecutionSettings(artifacts=store.artifacts_dir.absolute(), environment=environment(),
+                                 jobs=options.jobs, plugins=tuple(str(Path(p).absolute()) for p in options.plugins))
+    return executors.get(options.executor)(settings)

@@ -1,0 +1,122 @@
+"""The results store: one SQLite file (WAL), one row per run key, written by the coordinator.
+
+Each row keeps the full run record as JSON (schema: `harness/record.py`) plus indexed
+columns for lookups. The file is stamped with an application id and a schema version,
+so a foreign or newer database is refused instead of being written into.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from harness.errors import StoreError
+from harness.record import RECORD_SCHEMA_VERSION
+
+APPLICATION_ID = 0x48524E53  # "HRNS"
+DEFAULT_STORE = Path(".harness") / "results.sqlite"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_key     TEXT PRIMARY KEY,
+    run_id      TEXT NOT NULL UNIQUE,
+    suite       TEXT NOT NULL,
+    method      TEXT NOT NULL,
+    dataset     TEXT NOT NULL,
+    seed        INTEGER NOT NULL,
+    status      TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    record      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_suite ON runs (suite, method, dataset);
+"""
+
+
+class Store:
+    """A harness results database; use as a context manager."""
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        self.path = Path(path)
+        exists = self.path.exists()
+        if not exists and not create:
+            raise StoreError(f"store {self.path} does not exist", hint="Run the suite first, or pass --store.")
+        if exists:
+            _check_is_sqlite(self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._check_or_init(exists)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable SQLite database ({exc})") from None
+
+    @property
+    def artifacts_dir(self) -> Path:
+        """Where logs and predictions of this store's runs live."""
+        return self.path.parent / "runs"
+
+    def _check_or_init(self, existed: bool) -> None:
+        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+        schema = self._db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if existed and (app_id != APPLICATION_ID) and tables:
+            raise StoreError(f"{self.path} is a SQLite database but not a harness results store",
+                             hint="Pass --store with another path; this file was left untouched.")
+        if schema > RECORD_SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has record schema {schema}, newer than this harness reads "
+                             f"({RECORD_SCHEMA_VERSION})", hint="Upgrade the harness to read it.")
+        with self._db:
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
+
+    def put(self, record: dict[str, Any]) -> None:
+        """Store one finished run in its own transaction, replacing an older record of its key."""
+        row = (record["run_key"], record["run_id"], record["suite"], record["method"], record["dataset"],
+               record["seed"], record["status"], record["finished_at"], json.dumps(record, sort_keys=True))
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+    def stored_statuses(self, run_keys: Iterable[str] | None = None) -> dict[str, str]:
+        """run_key -> status, for the given keys (or every run)."""
+        rows = self._db.execute("SELECT run_key, status FROM runs").fetchall()
+        wanted = None if run_keys is None else set(run_keys)
+        return {k: s for k, s in rows if wanted is None or k in wanted}
+
+    def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[dict[str, Any]]:
+        query, args = "SELECT run_key, record FROM runs", ()
+        if suite is not None:
+            query, args = query + " WHERE suite = ?", (suite,)
+        wanted = None if run_keys is None else set(run_keys)
+        for key, text in self._db.execute(query + " ORDER BY suite, method, dataset, seed", args):
+            if wanted is None or key in wanted:
+                yield json.loads(text)
+
+    def count(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+
+    def integrity_ok(self) -> bool:
+        return self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _check_is_sqlite(path: Path) -> None:
+    if path.is_dir():
+        raise StoreError(f"store {path} is a folder, not a file", hint="Pass --store with a file path.")
+    with path.open("rb") as handle:
+        header = handle.read(16)
+    if header and header != _SQLITE_MAGIC:
+        raise StoreError(f"{path} is not a harness results store (not an SQLite file)",
+                         hint="Pass --store with another path; this file was left untouched.")

@@ -1,0 +1,274 @@
+"""The suite file: schema (pydantic v2, frozen), loading with positions, and name checks.
+
+`load_suite` is the only way in: it parses YAML safely, validates the structure, then
+checks every registered name (task, loaders, metrics, methods) with did-you-mean hints,
+and reports each problem with the file, line and field.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from harness.errors import RegistryError, SuiteError
+from harness.registry import datasets, methods, metrics, tasks
+from harness.yaml_source import YamlSource, load_yaml
+
+SCHEMA_VERSION = 1
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
+
+
+def parse_duration(value: Any) -> float:
+    """Seconds from `90`, `"90s"`, `"20m"` or `"1.5h"`."""
+    if isinstance(value, bool):
+        raise ValueError("a duration is a number of seconds or a string like '20m'")
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    else:
+        match = _DURATION.match(str(value))
+        if not match:
+            raise ValueError(f"'{value}' is not a duration; write e.g. 90, '90s', '20m' or '2h'")
+        seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
+    if seconds <= 0:
+        raise ValueError("a duration must be positive")
+    return seconds
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Resources(_Frozen):
+    """What one run needs; honoured by every executor."""
+
+    gpus: int = Field(0, ge=0)
+    cpus: int = Field(1, ge=1)
+    mem: str | None = Field(None, description="memory, e.g. '8G'")
+    time: str | None = Field(None, description="wall-clock limit on a cluster, e.g. '2h'")
+
+
+class Defaults(_Frozen):
+    seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
+    device: Literal["auto", "cpu", "cuda"] = "auto"
+    timeout: float = Field(1800.0, description="seconds, or a string like '20m'")
+    threads: int = Field(1, ge=1, description="torch/BLAS threads per run")
+    resources: Resources = Field(default_factory=Resources)
+
+    _timeout = field_validator("timeout", mode="before")(lambda v: parse_duration(v))
+
+    @field_validator("seeds")
+    @classmethod
+    def _unique_seeds(cls, seeds: list[int]) -> list[int]:
+        if len(set(seeds)) != len(seeds):
+            raise ValueError("seeds repeat; list each seed once")
+        return seeds
+
+
+class DatasetEntry(_Frozen):
+    loader: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    split: dict[str, Any] = Field(default_factory=dict)
+
+
+class MethodEntry(_Frozen):
+    """A registered implementation with a parameter grid, or a folder of predictions to score."""
+
+    impl: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict, description="a list value expands to a grid axis")
+    predictions: str | None = Field(
+        None, description="path template with {method}, {dataset}, {seed}: scored, never run"
+    )
+    resources: Resources | None = None
+
+    @model_validator(mode="after")
+    def _impl_or_predictions(self) -> "MethodEntry":
+        if (self.impl is None) == (self.predictions is None):
+            raise ValueError("give exactly one of 'impl' (a registered method) or 'predictions' (files to score)")
+        if self.predictions is not None and self.params:
+            raise ValueError("'params' has no meaning for a 'predictions' entry")
+        for name, value in self.params.items():
+            if isinstance(value, list) and not value:
+                raise ValueError(f"params.{name} is an empty list, so the grid would be empty")
+        return self
+
+
+class MatrixRule(_Frozen):
+    method: str | None = None
+    dataset: str | None = None
+
+
+class Matrix(_Frozen):
+    include: list[MatrixRule] = Field(default_factory=list)
+    exclude: list[MatrixRule] = Field(default_factory=list)
+
+
+class Reference(_Frozen):
+    """A number cited from a paper; shown beside ours, never mixed up with it."""
+
+    method: str
+    dataset: str
+    metric: str
+    value: float
+    std: float | None = None
+    source: str = Field(min_length=1, description="where it is cited from, e.g. 'APF, Table 1'")
+
+
+class ClaimCheck(_Frozen):
+    metric: str
+    best: str | None = Field(None, description="this method has the best mean on every dataset")
+    better: str | None = None
+    than: str | None = None
+    dataset: str | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> "ClaimCheck":
+        if (self.best is None) == (self.better is None):
+            raise ValueError("a claim check needs either 'best' or 'better' + 'than'")
+        if self.better is not None and self.than is None:
+            raise ValueError("'better' needs 'than'")
+        return self
+
+
+class Claim(_Frozen):
+    text: str
+    check: ClaimCheck
+
+
+class ReportBlock(_Frozen):
+    rows: Literal["method", "dataset"] = "method"
+    cols: Literal["method", "dataset"] = "dataset"
+    metric: str | None = None
+    cell: str = "{mean:.2f} ± {ci95:.2f}"
+    bold: Literal["best", "none"] = "best"
+
+
+class RegressionRule(_Frozen):
+    metric: str
+    max_drop: float | None = Field(None, ge=0)
+    max_ratio: float | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _one_tolerance(self) -> "RegressionRule":
+        if (self.max_drop is None) == (self.max_ratio is None):
+            raise ValueError("a rule needs exactly one of 'max_drop' or 'max_ratio'")
+        return self
+
+
+class Regression(_Frozen):
+    rules: list[RegressionRule] = Field(default_factory=list)
+
+
+class Suite(_Frozen):
+    """A suite file: which methods run on which datasets, scored by which metrics."""
+
+    schema_version: Literal[1]
+    suite: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    task: str
+    description: str = ""
+    defaults: Defaults = Field(default_factory=Defaults)
+    datasets: dict[str, DatasetEntry] = Field(min_length=1)
+    metrics: list[str] = Field(min_length=1)
+    methods: dict[str, MethodEntry] = Field(min_length=1)
+    matrix: Matrix = Field(default_factory=Matrix)
+    references: list[Reference] = Field(default_factory=list)
+    claims: list[Claim] = Field(default_factory=list)
+    report: ReportBlock = Field(default_factory=ReportBlock)
+    regression: Regression = Field(default_factory=Regression)
+
+    @property
+    def family(self) -> str:
+        return self.task.split(".", 1)[0]
+
+
+def load_suite(path: str | Path) -> tuple[Suite, YamlSource]:
+    """Parse, validate and name-check a suite file; raises `SuiteError` with its position."""
+    source = load_yaml(path)
+    if not isinstance(source.data, dict):
+        raise source.error((), "a suite file must be a mapping with keys such as 'suite', 'task', 'methods'")
+    try:
+        suite = Suite.model_validate(source.data)
+    except ValidationError as exc:
+        raise _first_error(source, exc) from None
+    _check_names(suite, source)
+    return suite, source
+
+
+def _first_error(source: YamlSource, exc: ValidationError) -> SuiteError:
+    first = exc.errors(include_url=False)[0]
+    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(loc[:-1])
+        return source.error(loc, f"unknown key '{loc[-1]}'", hint=f"Allowed here: {', '.join(allowed)}.")
+    if kind == "missing":
+        return source.error(loc[:-1], f"required key '{loc[-1]}' is missing")
+    if loc == ("schema_version",):
+        return source.error(loc, f"schema_version must be {SCHEMA_VERSION}", hint="This harness reads version 1 suites.")
+    message = first["msg"].removeprefix("Value error, ")
+    return source.error(loc, message[0].lower() + message[1:])
+
+
+def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
+    model: type[BaseModel] = Suite
+    for part in parent:
+        field = model.model_fields.get(str(part)) if isinstance(part, str) else None
+        if field is None:
+            continue
+        annotation = field.annotation
+        args = getattr(annotation, "__args__", ())
+        for candidate in (annotation, *args):
+            if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+                model = candidate
+                break
+    return sorted(model.model_fields)
+
+
+def _check_names(suite: Suite, source: YamlSource) -> None:
+    family = suite.family
+    _resolve(source, ("task",), lambda: tasks.resolve(suite.task))
+    for name, entry in suite.datasets.items():
+        _resolve(source, ("datasets", name, "loader"), lambda e=entry: datasets.resolve(e.loader, family))
+    for index, metric in enumerate(suite.metrics):
+        _resolve(source, ("metrics", index), lambda m=metric: metrics.resolve(m, family))
+    for name, entry in suite.methods.items():
+        if entry.impl is None:
+            continue
+        full = _resolve(source, ("methods", name, "impl"), lambda e=entry: methods.resolve(e.impl, family))
+        solves = methods.entry(full).meta.get("task")
+        if solves is not None and solves != tasks.resolve(suite.task):
+            raise source.error(("methods", name, "impl"), f"method '{full}' solves task '{solves}', not '{suite.task}'")
+    known = {"method": set(suite.methods), "dataset": set(suite.datasets)}
+    for block in ("include", "exclude"):
+        for index, rule in enumerate(getattr(suite.matrix, block)):
+            for axis in ("method", "dataset"):
+                value = getattr(rule, axis)
+                if value is not None and value not in known[axis]:
+                    raise source.error(("matrix", block, index, axis), f"'{value}' is not a {axis} of this suite",
+                                       hint=f"Known: {', '.join(sorted(known[axis]))}.")
+    metric_names = set(suite.metrics)
+    for index, ref in enumerate(suite.references):
+        if ref.metric not in metric_names:
+            raise source.error(("references", index, "metric"), f"metric '{ref.metric}' is not in this suite's metrics")
+    if suite.report.metric is not None and suite.report.metric not in metric_names:
+        raise source.error(("report", "metric"), f"metric '{suite.report.metric}' is not in this suite's metrics",
+                           hint=f"Use one of: {', '.join(suite.metrics)}.")
+    for index, claim in enumerate(suite.claims):
+        for key in ("best", "better", "than"):
+            value = getattr(claim.check, key)
+            if value is not None and value not in suite.methods:
+                raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite")
+
+
+def _resolve(source: YamlSource, loc: tuple[Any, ...], resolve: Any) -> str:
+    try:
+        return resolve()
+    except RegistryError as exc:
+        raise source.error(loc, exc.message, hint=exc.hint) from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The suite file's JSON Schema, for editors and `harness schema`."""
+    return Suite.model_json_schema()

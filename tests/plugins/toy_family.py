@@ -1,0 +1,100 @@
+"""A tiny family for testing the engine without torch: classify numbers by their sign.
+
+Besides a real method (`toy.threshold`), it has methods that misbehave on purpose
+(raise, hang, crash, exhaust memory, take a while) so the executors' isolation can be
+tested for real. Loaded with `--plugin tests/plugins/toy_family.py`.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+import pandas as pd
+
+from harness import Instance, Method, Metric, Task, datasets, methods, metrics, tasks
+
+
+class SignTask(Task):
+    def check_split(self, split):
+        if set(split) - {"test_fraction"}:
+            raise ValueError(f"unknown split key(s) {sorted(set(split) - {'test_fraction'})}; allowed: test_fraction")
+
+    def instance(self, data, split, seed):
+        rng = np.random.default_rng(seed)
+        test = rng.random(data.size) < split.get("test_fraction", 0.5)
+        return Instance(inputs=data, truth=(np.flatnonzero(test), data[test] > 0))
+
+    def predictions(self, instance, output):
+        test_idx, _ = instance.truth
+        return pd.DataFrame({"sample": test_idx, "score": np.asarray(output, dtype=float)[test_idx]})
+
+    def score(self, instance, predictions, metric_objects):
+        test_idx, truth = instance.truth
+        scores = predictions.set_index("sample").loc[test_idx, "score"].to_numpy()
+        return {name: metric(truth, scores) for name, metric in metric_objects.items()}
+
+
+def numbers(n: int = 200, shift: float = 0.0, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).normal(shift, 1.0, n)
+
+
+def numbers_file(path: str) -> np.ndarray:
+    return np.loadtxt(path)
+
+
+class Threshold(Method):
+    version = "1"
+
+    def __init__(self, t: float = 0.0, noise: float = 0.0) -> None:
+        if noise < 0:
+            raise ValueError("noise must be >= 0")
+        self.t, self.noise = t, noise
+
+    def run(self, inputs, ctx):
+        ctx.record("samples", inputs.size, "count")
+        print("threshold method writes to stdout")
+        return inputs - self.t + self.noise * np.random.normal(size=inputs.size)
+
+
+class Fail(Method):
+    def run(self, inputs, ctx):
+        raise ValueError("this method always fails")
+
+
+class Hang(Method):
+    def run(self, inputs, ctx):
+        time.sleep(3600)
+
+
+class Segfault(Method):
+    def run(self, inputs, ctx):
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+
+class ExhaustMemory(Method):
+    def run(self, inputs, ctx):
+        return np.ones(1 << 50)
+
+
+class Slow(Method):
+    def __init__(self, seconds: float = 0.5) -> None:
+        self.seconds = seconds
+
+    def run(self, inputs, ctx):
+        time.sleep(self.seconds)
+        return inputs
+
+
+def accuracy(truth, scores):
+    return 100.0 * float(np.mean((np.asarray(scores) > 0) == truth))
+
+
+tasks.add("toy.sign", SignTask, "classify numbers by sign")
+datasets.add("toy.numbers", numbers, "normal numbers")
+datasets.add("toy.numbers_file", numbers_file, "numbers from a text file")
+metrics.add("toy.accuracy", Metric("accuracy", accuracy, higher_is_better=True), "accuracy x100")
+for name, cls in {"threshold": Threshold, "fail": Fail, "hang": Hang, "segfault": Segfault,
+                  "oom": ExhaustMemory, "slow": Slow}.items():
+    methods.add(f"toy.{name}", cls, f"toy method {name}", task="toy.sign")
