@@ -31,8 +31,9 @@ class HarnessError(Exception):
                     where += f":{self.column}"
             where += ": "
         field = f"{self.field}: " if self.field else ""
+        stop = "" if self.message.endswith((".", "?", "!")) else "."
         hint = f" {self.hint}" if self.hint else ""
-        return f"{where}{field}{self.message}.{hint}".replace("..", ".")
+        return f"{where}{field}{self.message}{stop}{hint}"
 
 
 class SuiteError(HarnessError):

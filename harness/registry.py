@@ -97,6 +97,7 @@ REGISTRIES: dict[str, Registry] = {
 }
 
 _plugins_loaded = False
+_plugin_files: set[Path] = set()
 
 
 def _ensure_plugins_loaded() -> None:
@@ -118,6 +119,9 @@ def load_plugin_file(path: str | Path) -> None:
     path = Path(path)
     if not path.is_file():
         raise RegistryError(f"plugin file {path} does not exist", field="--plugin")
+    if path.resolve() in _plugin_files:
+        return
+    _plugin_files.add(path.resolve())
     _ensure_plugins_loaded()
     spec = importlib.util.spec_from_file_location(f"harness_plugin_{path.stem}", path)
     assert spec is not None and spec.loader is not None

@@ -11,12 +11,14 @@ from typing import Any
 
 from harness.dataset_files import data_root
 from harness.environment import environment
+from harness.errors import DataError
 from harness.executors.base import ExecutionSettings, Executor
 from harness.planner import RunSpec, plan
 from harness.progress import Progress
 from harness.registry import executors, load_plugin_file
 from harness.store import Store
 from harness.suite import Suite, load_suite
+from harness.worker import load_dataset
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
         outcome = RunOutcome(suite, planned, executed=0, failed=0)
         if not todo:
             return outcome
+        check_datasets(todo)
         executor = _executor(options, store)
         for spec in todo:
             executor.submit(spec)
@@ -85,6 +88,21 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
         finally:
             progress.close()
     return outcome
+
+
+def check_datasets(runs: list[RunSpec]) -> None:
+    """Load each dataset once here, so a malformed file is a user error (exit 3), not N failed runs."""
+    seen: set[str] = set()
+    for spec in runs:
+        if spec.dataset.fingerprint in seen:
+            continue
+        seen.add(spec.dataset.fingerprint)
+        try:
+            load_dataset(spec)
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"dataset '{spec.dataset.name}' cannot be loaded: {exc}",
+                            field=f"datasets.{spec.dataset.name}.args",
+                            hint="Check the loader's arguments (`harness ls datasets`).") from None
 
 
 def _executor(options: RunOptions, store: Store) -> Executor:

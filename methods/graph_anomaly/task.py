@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from methods.graph_anomaly.splits import semi_supervised_split, supervised_split
 
 
 @dataclass(frozen=True)
@@ -48,3 +50,115 @@ class NodeScoringInputs:
 class NodeScoringTruth:
     test_idx: np.ndarray
     test_y: np.ndarray
+
+
+_SEMI_DEFAULTS = {"train_pos": 20, "train_neg": 80, "val_pos": 20, "val_neg": 80}
+_SUPERVISED_DEFAULTS = {"train": 0.4, "val": 0.2}
+
+
+def split_params(split: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The split kind and its arguments with defaults filled in; `ValueError` naming a bad key.
+
+    `{}` is GADBench's semi-supervised setting; `{kind: supervised}` its stratified 40/20/40.
+    """
+    kind = split.get("kind", "semi")
+    if kind not in ("semi", "supervised"):
+        raise ValueError(f"split kind must be 'semi' or 'supervised', got {kind!r}")
+    defaults = _SEMI_DEFAULTS if kind == "semi" else _SUPERVISED_DEFAULTS
+    unknown = sorted(str(k) for k in set(split) - set(defaults) - {"kind"})
+    if unknown:
+        raise ValueError(
+            f"unknown split key {unknown[0]!r} for kind {kind!r}; allowed keys: kind, {', '.join(defaults)}"
+        )
+    params = {**defaults, **{k: v for k, v in split.items() if k != "kind"}}
+    if kind == "semi":
+        for key, value in params.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"split key {key!r} must be a positive integer (a node count), got {value!r}")
+    else:
+        for key, value in params.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+                raise ValueError(f"split key {key!r} must be a fraction in (0, 1), got {value!r}")
+        if params["train"] + params["val"] >= 1:
+            raise ValueError(
+                f"split fractions train + val must leave nodes for test, got {params['train']} + {params['val']}"
+            )
+    return kind, params
+
+
+class NodeScoring(Task):
+    """GADBench node scoring: scores for every node in, AUROC/AUPRC/Rec@K on test nodes out."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        split_params(split)
+
+    def instance(self, data: Graph, split: Mapping[str, Any], seed: int) -> Instance:
+        kind, params = split_params(split)
+        rng = np.random.default_rng(seed)
+        y = data.y
+        if kind == "semi":
+            try:
+                train, val, test = semi_supervised_split(y, rng, **params)
+            except ValueError as exc:
+                raise DataError(
+                    f"graph '{data.name}' has {exc}", field="split",
+                    hint="Lower train_pos/val_pos or train_neg/val_neg, or use a larger graph.",
+                ) from None
+        else:
+            train, val, test = supervised_split(y, rng, **params)
+            for part, idx in (("train", train), ("val", val), ("test", test)):
+                if np.unique(y[idx]).size < 2:
+                    raise DataError(
+                        f"graph '{data.name}' has too few anomalies ({int(y.sum())}) for every part of a "
+                        f"{params['train']}/{params['val']} supervised split to hold both classes; "
+                        f"its {part} part has one",
+                        field="split", hint="Use larger fractions or the semi-supervised split.",
+                    )
+        inputs = NodeScoringInputs(data.x, data.edge_index, train, y[train], val, y[val])
+        return Instance(inputs=inputs, truth=NodeScoringTruth(test, y[test]))
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        scores = np.asarray(output, dtype=np.float64)
+        num_nodes = instance.inputs.num_nodes
+        if scores.shape != (num_nodes,):
+            raise ValueError(
+                f"a detector must return one anomaly score per node, shape ({num_nodes},), got shape {scores.shape}"
+            )
+        test = instance.truth.test_idx
+        return pd.DataFrame({"node": test.astype(np.int64), "score": scores[test]})
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        truth: NodeScoringTruth = instance.truth
+        scores = _test_scores(predictions, truth.test_idx)
+        return {key: metric(truth.test_y, scores) for key, metric in metrics.items()}
+
+
+def _test_scores(predictions: pd.DataFrame, test_idx: np.ndarray) -> np.ndarray:
+    """Scores of the test nodes in `test_idx` order; extra rows (e.g. all nodes) are ignored."""
+    missing_cols = [c for c in ("node", "score") if c not in predictions.columns]
+    if missing_cols:
+        raise DataError(
+            f"predictions lack column(s) {', '.join(missing_cols)} (found: {', '.join(map(str, predictions.columns))})",
+            field=missing_cols[0], hint="A predictions table has one row per node with columns node and score.",
+        )
+    raw = predictions["node"].to_numpy()
+    if raw.dtype.kind not in "iuf" or (raw.dtype.kind == "f" and not np.array_equal(raw, np.round(raw))):
+        raise DataError(f"node ids must be integers, got dtype {raw.dtype}", field="node")
+    nodes = raw.astype(np.int64)
+    duplicated = pd.Series(nodes)[lambda s: s.duplicated()].unique()
+    if duplicated.size:
+        raise DataError(
+            f"{duplicated.size} node id(s) appear more than once, e.g. {duplicated[0]}", field="node",
+            hint="Give each node a single score.",
+        )
+    try:
+        by_node = pd.Series(predictions["score"].to_numpy(dtype=np.float64), index=nodes)
+    except (TypeError, ValueError):
+        raise DataError(f"scores must be numbers, got dtype {predictions['score'].dtype}", field="score") from None
+    missing = test_idx[~np.isin(test_idx, nodes)]
+    if missing.size:
+        raise DataError(
+            f"{missing.size} of {test_idx.size} test nodes have no score, e.g. node {missing[0]}", field="node",
+            hint="Score every node of the graph (or at least every test node).",
+        )
+    return by_node.loc[test_idx].to_numpy()

@@ -98,3 +98,11 @@ metrics.add("toy.accuracy", Metric("accuracy", accuracy, higher_is_better=True),
 for name, cls in {"threshold": Threshold, "fail": Fail, "hang": Hang, "segfault": Segfault,
                   "oom": ExhaustMemory, "slow": Slow}.items():
     methods.add(f"toy.{name}", cls, f"toy method {name}", task="toy.sign")
+
+
+class KillSelf(Method):
+    def run(self, inputs, ctx):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+methods.add("toy.selfkill", KillSelf, "toy method that SIGKILLs its worker", task="toy.sign")

@@ -1,0 +1,45 @@
+"""Graph anomaly detection (APF, ICLR 2026) under GADBench's protocol: registrations only."""
+from harness.registry import datasets, methods, metrics, tasks
+
+tasks.add(
+    "graph_anomaly.node_scoring", "methods.graph_anomaly.task:NodeScoring",
+    "score every node of a graph; AUROC/AUPRC/Rec@K on test nodes (GADBench, Tang et al., NeurIPS 2023)",
+)
+datasets.add(
+    "graph_anomaly.npz", "methods.graph_anomaly.data:load_npz",
+    "attributed graph with 0/1 anomaly labels from a plain .npz (x, edge_index, y), e.g. Reddit, Tolokers",
+)
+datasets.add(
+    "graph_anomaly.injected_sbm", "methods.graph_anomaly.data:injected_sbm",
+    "stochastic block model with PyGOD's contextual and structural outliers injected (BOND, Liu et al., NeurIPS 2022)",
+)
+metrics.add("graph_anomaly.auroc", "methods.graph_anomaly.metrics:AUROC", "area under the ROC curve, test nodes, x100")
+metrics.add("graph_anomaly.auprc", "methods.graph_anomaly.metrics:AUPRC", "average precision on test nodes, x100")
+metrics.add(
+    "graph_anomaly.rec_at_k", "methods.graph_anomaly.metrics:REC_AT_K",
+    "recall among the K top-scored test nodes, K = number of test anomalies (GADBench), x100",
+)
+
+T = "graph_anomaly.node_scoring"
+methods.add(
+    "graph_anomaly.logreg", "methods.graph_anomaly.baselines.logreg:LogisticRegressionDetector",
+    "logistic regression on node features alone (scikit-learn), class-weighted: the graph-free floor", task=T,
+)
+methods.add(
+    "graph_anomaly.mlp", "methods.graph_anomaly.baselines.mlp:MLPDetector",
+    "MLP on node features (GADBench's MLP, Tang et al., NeurIPS 2023), class-weighted, selected on validation AUPRC",
+    task=T,
+)
+methods.add(
+    "graph_anomaly.gcn", "methods.graph_anomaly.baselines.gcn:GCNDetector",
+    "GCN (Kipf & Welling, ICLR 2017), class-weighted, selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.graphsage", "methods.graph_anomaly.baselines.graphsage:GraphSAGEDetector",
+    "GraphSAGE (Hamilton et al., NeurIPS 2017), class-weighted, selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.rayleigh", "methods.graph_anomaly.baselines.rayleigh:RayleighQuotientScore",
+    "training-free score: each node's local Rayleigh quotient of the features, the high-frequency energy "
+    "that anomalies raise (BWGNN, Tang et al., ICML 2022)", task=T,
+)

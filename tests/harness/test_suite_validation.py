@@ -1,0 +1,130 @@
+"""Bad suite files: each mistake is exit 3 with the file, line and a fix, never a traceback."""
+from __future__ import annotations
+
+import pytest
+
+
+def test_valid_suite_validates(cli, write_suite):
+    code, out, _ = cli("validate", str(write_suite()))
+    assert code == 0
+    assert "2 method variants" in out
+
+
+def test_typo_in_method_name_gives_line_and_did_you_mean(cli, write_suite):
+    path = write_suite("""\
+        schema_version: 1
+        suite: toy
+        task: toy.sign
+        datasets: {easy: {loader: numbers}}
+        metrics: [accuracy]
+        methods:
+          thr: {impl: treshold}
+        """)
+    code, _, err = cli("validate", str(path))
+    assert code == 3
+    assert f"{path}:7:" in err
+    assert "unknown method 'treshold'" in err
+    assert "Did you mean 'threshold'" in err
+    assert "Traceback" not in err
+
+
+def test_malformed_yaml_names_the_line(cli, write_suite):
+    path = write_suite("schema_version: 1\nsuite: toy\nmethods: [a, b\n")
+    code, _, err = cli("validate", str(path))
+    assert code == 3
+    assert "malformed YAML" in err and f"{path}:" in err
+
+
+def test_unknown_key_lists_the_allowed_ones(cli, write_suite):
+    path = write_suite("""\
+        schema_version: 1
+        suite: toy
+        task: toy.sign
+        defaults: {seeds: [0], timeout: 20s, gpu: true}
+        datasets: {easy: {loader: numbers}}
+        metrics: [accuracy]
+        methods: {thr: {impl: threshold}}
+        """)
+    code, _, err = cli("validate", str(path))
+    assert code == 3
+    assert ":4:" in err and "unknown key 'gpu'" in err and "seeds" in err
+
+
+def test_wrong_type_is_reported_with_its_field(cli, write_suite):
+    path = write_suite("""\
+        schema_version: 1
+        suite: toy
+        task: toy.sign
+        defaults: {seeds: zero}
+        datasets: {easy: {loader: numbers}}
+        metrics: [accuracy]
+        methods: {thr: {impl: threshold}}
+        """)
+    code, _, err = cli("validate", str(path))
+    assert code == 3
+    assert "defaults.seeds" in err and ":4:" in err
+
+
+@pytest.mark.parametrize(
+    ("methods_block", "expected"),
+    [
+        ("thr: {impl: threshold, params: {t: []}}", "empty list"),
+        ("thr: {impl: threshold, params: {bogus: 1}}", "has no parameter 'bogus'"),
+        ("thr: {impl: threshold, params: {noise: -1}}", "noise must be >= 0"),
+        ("thr: {impl: threshold}\n  thr: {impl: threshold}", "appears twice"),
+        ("a: {impl: threshold}\n  b: {impl: threshold}", "is the same run as"),
+        ("thr: {}", "exactly one of 'impl'"),
+    ],
+)
+def test_bad_method_entries_are_user_errors(cli, write_suite, methods_block, expected):
+    path = write_suite(
+        "schema_version: 1\nsuite: toy\ntask: toy.sign\ndatasets: {easy: {loader: numbers}}\n"
+        "metrics: [accuracy]\nmethods:\n  " + methods_block + "\n"
+    )
+    code, _, err = cli("plan", str(path), "--store", str(path.parent / "s.sqlite"))
+    assert code == 3, err
+    assert expected in err
+    assert "Traceback" not in err
+
+
+def test_bad_split_block_is_reported_at_the_split(cli, write_suite):
+    path = write_suite(
+        "schema_version: 1\nsuite: toy\ntask: toy.sign\n"
+        "datasets:\n  easy:\n    loader: numbers\n    split: {test_fraktion: 0.3}\n"
+        "metrics: [accuracy]\nmethods: {thr: {impl: threshold}}\n"
+    )
+    code, _, err = cli("validate", str(path))
+    assert code == 3
+    assert ":7:" in err and "test_fraktion" in err
+
+
+def test_missing_dataset_file_names_the_expected_path(cli, write_suite, tmp_path):
+    path = write_suite(
+        "schema_version: 1\nsuite: toy\ntask: toy.sign\n"
+        "datasets: {f: {loader: numbers_file, args: {path: nums/missing.txt}}}\n"
+        "metrics: [accuracy]\nmethods: {thr: {impl: threshold}}\n"
+    )
+    code, _, err = cli("plan", str(path), "--data-root", str(tmp_path / "root"))
+    assert code == 3
+    assert str(tmp_path / "root" / "nums" / "missing.txt") in err
+    assert "--data-root" in err
+
+
+def test_unknown_executor_is_a_user_error(cli, write_suite, store):
+    code, _, err = cli("run", str(write_suite()), "--store", str(store), "--executor", "locl")
+    assert code == 3
+    assert "Did you mean 'local'" in err
+
+
+def test_schema_command_prints_json_schema(cli):
+    import json
+
+    code, out, _ = cli("schema")
+    schema = json.loads(out)
+    assert code == 0 and "methods" in schema["properties"]
+
+
+def test_ls_lists_plugin_methods_with_descriptions(cli):
+    code, out, _ = cli("ls", "methods")
+    assert code == 0
+    assert "toy.threshold" in out and "toy method threshold" in out
