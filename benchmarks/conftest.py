@@ -1,0 +1,13 @@
+"""Benchmarks (pytest-benchmark): the harness's own speed, measured, never asserted.
+
+Run: `python -m pytest benchmarks --benchmark-only`; figures are printed in the table
+pytest-benchmark draws, and each benchmark adds its derived figure to `extra_info`.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TOY_PLUGIN = str(ROOT / "tests" / "plugins" / "toy_family.py")

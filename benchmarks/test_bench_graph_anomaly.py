@@ -1,0 +1,38 @@
+"""One seed of GCN training on the real Reddit graph (10,984 nodes), one torch thread."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+def _reddit() -> Path:
+    root = Path(os.environ.get("HARNESS_DATA_ROOT") or Path(__file__).resolve().parents[2] / "shared" / "data")
+    path = root / "graphs" / "reddit.npz"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent (set HARNESS_DATA_ROOT)")
+    return path
+
+
+def test_gcn_one_seed_on_reddit(benchmark):
+    import torch
+
+    from harness.context import RunContext
+    from methods.graph_anomaly.baselines.gcn import GCNDetector
+    from methods.graph_anomaly.data import load_npz
+    from methods.graph_anomaly.metrics import auroc
+    from methods.graph_anomaly.task import NodeScoring
+
+    torch.set_num_threads(1)
+    graph = load_npz(_reddit())
+    instance = NodeScoring().instance(graph, {"kind": "semi"}, seed=0)
+
+    def train() -> np.ndarray:
+        torch.manual_seed(0)
+        return GCNDetector().run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
+
+    scores = benchmark.pedantic(train, rounds=2, iterations=1)
+    truth = instance.truth
+    benchmark.extra_info["test_auroc"] = round(auroc(truth.test_y, scores[truth.test_idx]), 2)
