@@ -1,0 +1,1 @@
+"""GADBench baselines and label-free scores, one module per detector."""
