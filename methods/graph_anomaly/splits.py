@@ -20,14 +20,15 @@ def semi_supervised_split(
 ) -> Split:
     """GADBench's semi-supervised trial: 20 + 80 labelled train nodes, 20 + 80 validation, the rest test.
 
-    Raises `ValueError` when `y` has fewer anomalies or normals than the counts need.
+    Raises `ValueError` when `y` has too few anomalies or normals to leave at least one of
+    each for the test part (else every test metric would be undefined).
     """
     pos = rng.permutation(np.flatnonzero(y == 1))
     neg = rng.permutation(np.flatnonzero(y == 0))
-    if pos.size < train_pos + val_pos or neg.size < train_neg + val_neg:
+    if pos.size <= train_pos + val_pos or neg.size <= train_neg + val_neg:
         raise ValueError(
             f"{pos.size} anomalies and {neg.size} normals, but the semi-supervised split needs at least "
-            f"{train_pos + val_pos} anomalies and {train_neg + val_neg} normals"
+            f"{train_pos + val_pos + 1} anomalies and {train_neg + val_neg + 1} normals (one of each left for test)"
         )
     train = np.r_[pos[:train_pos], neg[:train_neg]]
     val = np.r_[pos[train_pos:train_pos + val_pos], neg[train_neg:train_neg + val_neg]]

@@ -76,8 +76,14 @@ def test_instance_supports_the_supervised_split(graph):
 
 def test_instance_raises_data_error_when_anomalies_are_too_few():
     small = injected_sbm(num_nodes=300, num_contextual=10, num_structural=20)
-    with pytest.raises(DataError, match="has 30 anomalies and 270 normals.*needs at least 40 anomalies"):
+    with pytest.raises(DataError, match="has 30 anomalies and 270 normals.*needs at least 41 anomalies"):
         NodeScoring().instance(small, {}, seed=0)
+
+
+def test_semi_split_leaves_at_least_one_test_anomaly():
+    exactly_forty = injected_sbm(num_nodes=600, num_contextual=0, num_structural=40, clique_size=10)
+    with pytest.raises(DataError, match="one of each left for test"):
+        NodeScoring().instance(exactly_forty, {}, seed=0)
 
 
 def test_instance_raises_data_error_when_a_supervised_part_lacks_anomalies():
