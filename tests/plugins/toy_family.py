@@ -106,3 +106,14 @@ class KillSelf(Method):
 
 
 methods.add("toy.selfkill", KillSelf, "toy method that SIGKILLs its worker", task="toy.sign")
+
+
+class VisibleDevices(Method):
+    """Records the CUDA_VISIBLE_DEVICES its worker was started with (-1 when unset)."""
+
+    def run(self, inputs, ctx):
+        ctx.record("cuda_visible_devices", float(os.environ.get("CUDA_VISIBLE_DEVICES", -1)))
+        return inputs
+
+
+methods.add("toy.visible_devices", VisibleDevices, "toy method that reports its GPU pinning", task="toy.sign")
