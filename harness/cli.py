@@ -169,7 +169,8 @@ def _export(args: argparse.Namespace) -> int:
 
     with Store(args.store, create=False) as store:
         frame = records_frame(store.records(suite=args.suite))
-    frame["params"] = frame["params"].map(lambda p: json.dumps(p, sort_keys=True))
+    for column in ("params", "metric_names"):
+        frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.format == "parquet":
         frame.to_parquet(args.out, index=False)

@@ -15,6 +15,7 @@ def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     for record in records:
         row = {column: record.get(column) for column in _COLUMNS}
         row["params"] = record.get("params")
+        row["metric_names"] = record.get("metric_names")
         row["git_sha"] = record.get("environment", {}).get("git_sha")
         row["hardware_fingerprint"] = record.get("environment", {}).get("hardware_fingerprint")
         row.update({f"metric.{k}": v for k, v in record.get("metrics", {}).items()})
