@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
     from harness.context import RunContext
@@ -65,6 +66,14 @@ class Task(ABC):
     @abstractmethod
     def score(self, instance: Instance, predictions: "pd.DataFrame", metrics: Mapping[str, Metric]) -> dict[str, float]:
         """Metric values keyed like `metrics`, computed from the predictions table alone."""
+
+
+    def resample(self, instance: Instance, rng: "np.random.Generator") -> Instance | None:
+        """The instance with its test samples drawn with replacement, for a within-run bootstrap.
+
+        Tasks without a per-sample unit keep this default, and report no bootstrap stderr.
+        """
+        return None
 
 
 class Method(ABC):

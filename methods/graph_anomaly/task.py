@@ -117,6 +117,12 @@ class NodeScoring(Task):
         inputs = NodeScoringInputs(data.x, data.edge_index, train, y[train], val, y[val])
         return Instance(inputs=inputs, truth=NodeScoringTruth(test, y[test]))
 
+    def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
+        """Test nodes drawn with replacement: the within-run bootstrap of the test metrics."""
+        truth: NodeScoringTruth = instance.truth
+        draw = rng.integers(0, truth.test_idx.size, truth.test_idx.size)
+        return Instance(instance.inputs, NodeScoringTruth(truth.test_idx[draw], truth.test_y[draw]))
+
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         scores = np.asarray(output, dtype=np.float64)
         num_nodes = instance.inputs.num_nodes

@@ -1,0 +1,220 @@
+"""What a report shows, computed once from the store: cells over seeds, cited numbers, claims, provenance.
+
+Every renderer reads this model and nothing else, so the Markdown, LaTeX, CSV and HTML
+outputs of one report always agree. A measured number carries the run ids behind it;
+a cited number carries its source; the two are never merged into one value.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness import __version__
+from harness.registry import metrics as metric_registry
+from harness.stats import CellStats, summarize
+from harness.suite import Suite
+
+# Measurements every run has, reported as hardware metrics (lower is better).
+HARDWARE_MEASURES = {"wall_s": "s", "peak_rss_mb": "MB", "peak_cuda_mb": "MB"}
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    name: str
+    higher_is_better: bool
+    kind: str  # "quality" or "hardware"
+    unit: str = ""
+
+    @property
+    def arrow(self) -> str:
+        return "↑" if self.higher_is_better else "↓"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One method x dataset x metric over seeds, with the runs that measured it."""
+
+    method: str
+    dataset: str
+    metric: str
+    stats: CellStats
+    seeds: tuple[int, ...]
+    values: tuple[float, ...]
+    run_ids: tuple[str, ...]
+    failed_runs: int = 0
+    bootstrap_stderr: float | None = None  # within-run, mean over seeds; never seed variance
+
+
+@dataclass(frozen=True)
+class CitedValue:
+    """A paper's number beside ours: `measured` is our cell mean for the same key, if we have one."""
+
+    method: str
+    dataset: str
+    metric: str
+    value: float
+    std: float | None
+    source: str
+    measured: float | None
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.measured is None or not math.isfinite(self.measured) else self.measured - self.value
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    text: str
+    verdict: str  # "pass", "fail", "not significant", "not measurable here"
+    statistic: str
+    run_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Failure:
+    method: str
+    dataset: str
+    seed: int
+    status: str
+    error: str
+    run_id: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    suite_file: str
+    suite_sha256: str
+    harness_version: str
+    git_shas: tuple[str, ...]
+    dirty: bool
+    hardware: tuple[str, ...]  # "fingerprint: cpu, gpus"
+    date: str                  # UTC date of the newest run in the report
+    runs: int
+    selection: str = "run keys"  # how runs were matched to the suite: "run keys", or "names" without data files
+
+    def line(self) -> str:
+        shas = ", ".join(s[:10] for s in self.git_shas) or "unknown"
+        return (f"suite {self.suite_file} (sha256 {self.suite_sha256[:12]}) · harness {self.harness_version} · "
+                f"git {shas}{' (dirty)' if self.dirty else ''} · hardware {'; '.join(self.hardware) or 'unknown'} · "
+                f"{self.runs} runs (matched by {self.selection}) · {self.date}")
+
+
+@dataclass(frozen=True)
+class ReportData:
+    suite: Suite
+    methods: tuple[str, ...]
+    datasets: tuple[str, ...]
+    metrics: dict[str, MetricInfo]
+    cells: dict[tuple[str, str, str], Cell]
+    references: tuple[CitedValue, ...]
+    claims: tuple[ClaimResult, ...]
+    failures: tuple[Failure, ...]
+    provenance: Provenance
+    seeds: tuple[int, ...] = field(default_factory=tuple)
+
+    def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
+        return self.cells.get((method, dataset, metric))
+
+    @property
+    def main_metric(self) -> str:
+        return self.suite.report.metric or self.suite.metrics[0]
+
+    def quality_metrics(self) -> list[str]:
+        return [m for m, info in self.metrics.items() if info.kind == "quality"]
+
+
+def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
+    """The suite's quality metrics (direction from the registry), then the hardware measures present."""
+    infos = {}
+    for name in suite.metrics:
+        metric = metric_registry.get(name, suite.family)
+        infos[name] = MetricInfo(name, metric.higher_is_better, metric.kind, metric.unit)
+    present = {k for r in records for k in r.get("measurements", {})}
+    for name, unit in HARDWARE_MEASURES.items():
+        if name in present:
+            infos[name] = MetricInfo(name, higher_is_better=False, kind="hardware", unit=unit)
+    return infos
+
+
+def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], methods: list[str],
+                 interval: str = "t", bootstrap: dict[str, dict[str, float]] | None = None,
+                 selection: str = "run keys") -> ReportData:
+    """The report of `suite` from the stored `records` selected for it, methods in `methods` order.
+
+    `bootstrap` maps run_id -> metric -> within-run bootstrap stderr, when computed.
+    """
+    from harness.reporting.claims import check_claims
+
+    infos = metric_infos(suite, records)
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for record in records:
+        grouped.setdefault((record["method"], record["dataset"]), []).append(record)
+    failures = tuple(
+        Failure(r["method"], r["dataset"], r["seed"], r["status"], (r.get("error") or "").strip(), r["run_id"])
+        for r in records if r["status"] != "ok"
+    )
+    cells = {}
+    for (method, dataset), group in grouped.items():
+        ok = sorted((r for r in group if r["status"] == "ok"), key=lambda r: r["seed"])
+        for name, info in infos.items():
+            values = tuple(_value(r, name, info.kind) for r in ok)
+            cells[(method, dataset, name)] = Cell(
+                method, dataset, name, summarize(values, interval), tuple(r["seed"] for r in ok), values,
+                tuple(r["run_id"] for r in ok), failed_runs=len(group) - len(ok),
+                bootstrap_stderr=_mean_stderr(bootstrap, [r["run_id"] for r in ok], name))
+    references = tuple(
+        CitedValue(ref.method, ref.dataset, ref.metric, ref.value, ref.std, ref.source,
+                   _measured_mean(cells, ref.method, ref.dataset, ref.metric))
+        for ref in suite.references
+    )
+    data = ReportData(suite, tuple(methods), tuple(suite.datasets), infos, cells, references, (), failures,
+                      _provenance(suite_path, records, selection), tuple(suite.defaults.seeds))
+    return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data))})
+
+
+def _value(record: dict[str, Any], name: str, kind: str) -> float:
+    if kind == "hardware":
+        return float(record.get("measurements", {}).get(name, {}).get("value", math.nan))
+    value = record.get("metrics", {}).get(name)
+    return math.nan if value is None else float(value)
+
+
+def _mean_stderr(bootstrap: dict[str, dict[str, float]] | None, run_ids: list[str], metric: str) -> float | None:
+    if not bootstrap:
+        return None
+    values = [bootstrap[r][metric] for r in run_ids if r in bootstrap and metric in bootstrap[r]]
+    return float(sum(values) / len(values)) if values else None
+
+
+def _measured_mean(cells: dict[tuple[str, str, str], Cell], method: str, dataset: str, metric: str) -> float | None:
+    """Our mean for a cited key; a suite method name with a grid matches its only variant."""
+    exact = cells.get((method, dataset, metric))
+    if exact is not None:
+        return exact.stats.mean
+    variants = [c for (m, d, k), c in cells.items() if d == dataset and k == metric and m.startswith(method + "[")]
+    return variants[0].stats.mean if len(variants) == 1 else None
+
+
+def _provenance(suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
+    environments = [r.get("environment", {}) for r in records]
+    hardware = {}
+    for env in environments:
+        hw = env.get("hardware") or {}
+        if env.get("hardware_fingerprint"):
+            gpus = ", ".join(hw.get("gpus") or []) or "no GPU"
+            hardware[env["hardware_fingerprint"]] = f"{env['hardware_fingerprint']}: {hw.get('cpu', '?')} x{hw.get('cores', '?')}, {gpus}"
+    finished = sorted(r["finished_at"] for r in records if r.get("finished_at"))
+    return Provenance(
+        suite_file=suite_path.name,
+        suite_sha256=hashlib.sha256(suite_path.read_bytes()).hexdigest(),
+        harness_version=__version__,
+        git_shas=tuple(sorted({e["git_sha"] for e in environments if e.get("git_sha")})),
+        dirty=any(e.get("git_dirty") for e in environments),
+        hardware=tuple(hardware[k] for k in sorted(hardware)),
+        date=finished[-1][:10] if finished else "no runs",
+        runs=len(records),
+        selection=selection,
+    )
