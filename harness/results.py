@@ -1,6 +1,7 @@
 """Stored records as a pandas DataFrame, and the seed-aggregated summary printed after a run."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,6 +23,14 @@ def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
         row.update({f"measure.{k}": m["value"] for k, m in record.get("measurements", {}).items()})
         rows.append(row)
     return pd.DataFrame(rows, columns=None if rows else _COLUMNS)
+
+
+def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """`records_frame` with its dict columns as JSON text, for CSV and Parquet files."""
+    frame = records_frame(records)
+    for column in ("params", "metric_names"):
+        frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
+    return frame
 
 
 def summary(frame: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:

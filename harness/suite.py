@@ -144,6 +144,16 @@ class ReportBlock(_Frozen):
     cell: str = "{mean:.2f} ± {ci95:.2f}"
     bold: Literal["best", "none"] = "best"
 
+    @field_validator("cell")
+    @classmethod
+    def _known_fields(cls, template: str) -> str:
+        try:
+            template.format(mean=1.0, std=1.0, ci95=1.0, ci_low=1.0, ci_high=1.0, n=3)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise ValueError(f"cell template {template!r} is invalid ({exc}); "
+                             "use the fields mean, std, ci95, ci_low, ci_high, n") from None
+        return template
+
 
 class RegressionRule(_Frozen):
     metric: str

@@ -114,6 +114,9 @@ class ReportData:
     failures: tuple[Failure, ...]
     provenance: Provenance
     seeds: tuple[int, ...] = field(default_factory=tuple)
+    interval: str = "t"  # "t" (Student) or "bootstrap" (percentile), over seeds
+    variants: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # label -> (suite entry, params)
+    records: tuple[dict[str, Any], ...] = ()  # the stored runs behind the report
 
     def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
         return self.cells.get((method, dataset, metric))
@@ -171,7 +174,9 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
         for ref in suite.references
     )
     data = ReportData(suite, tuple(methods), tuple(suite.datasets), infos, cells, references, (), failures,
-                      _provenance(suite_path, records, selection), tuple(suite.defaults.seeds))
+                      _provenance(suite_path, records, selection), tuple(suite.defaults.seeds), interval,
+                      {r["method"]: (r.get("method_entry") or r["method"], r.get("params") or {}) for r in records},
+                      tuple(records))
     return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data))})
 
 

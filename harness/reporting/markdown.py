@@ -1,0 +1,121 @@
+"""The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
+from __future__ import annotations
+
+from harness.reporting.layout import Table, format_number, interval_note, tables
+from harness.reporting.model import ReportData
+from harness.stats import mean_win_rate
+
+_MARKS = {1: ("**", "**"), 2: ("<ins>", "</ins>")}
+
+
+def escape(text: str) -> str:
+    """Markdown table cells: escape the pipe and the characters that start markup or HTML."""
+    out = str(text)
+    for char in ("\\", "|", "*", "_", "`", "[", "]", "<", ">"):
+        out = out.replace(char, "\\" + char)
+    return out
+
+
+def render_markdown(data: ReportData) -> str:
+    suite = data.suite
+    lines = [f"# Suite `{escape(suite.suite)}`", ""]
+    if suite.description:
+        lines += [escape(suite.description), ""]
+    lines += [f"Measured values: {interval_note(data)}. **Bold**: best, <ins>underlined</ins>: second "
+              "(direction-aware). Rows marked *cited* are numbers quoted from papers, not measured here.", ""]
+    for table in tables(data):
+        lines += _table(data, table)
+    lines += _ranking(data) + _references(data) + _claims(data) + _bootstrap(data) + _failures(data) + _runs(data)
+    lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
+    return "\n".join(lines)
+
+
+def _table(data: ReportData, table: Table) -> list[str]:
+    info = data.metrics[table.metric]
+    unit = f" [{info.unit}]" if info.unit else ""
+    lines = [f"## {escape(table.metric)} {info.arrow}{escape(unit)} ({info.kind})", "",
+             f"| {table.row_axis} | " + " | ".join(escape(c) for c in table.cols) + " |",
+             "|---|" + "---:|" * len(table.cols)]
+    for row in table.rows:
+        cells = []
+        for col in table.cols:
+            text = escape(table.text(row, col))
+            opening, closing = _MARKS.get(table.ranks.get((row, col)), ("", ""))
+            cells.append(f"{opening}{text}{closing}")
+        lines.append(f"| {escape(row)} | " + " | ".join(cells) + " |")
+    for ref in data.references:
+        if ref.metric == table.metric and table.row_axis == "method":
+            values = [format_number(ref.value) if col == ref.dataset else "" for col in table.cols]
+            lines.append(f"| *cited* {escape(ref.method)} ({escape(ref.source)}) | " + " | ".join(values) + " |")
+    return lines + [""]
+
+
+def _ranking(data: ReportData) -> list[str]:
+    metric = data.main_metric
+    means = {d: {m: c.stats.mean for m in data.methods if (c := data.cell(m, d, metric)) and c.stats.n}
+             for d in data.datasets}
+    rates = mean_win_rate(means, data.metrics[metric].higher_is_better)
+    if not rates:
+        return []
+    lines = [f"## Ranking by mean win rate ({escape(metric)}, across datasets)", "", "| method | win rate |", "|---|---:|"]
+    lines += [f"| {escape(m)} | {rates[m]:.2f} |" for m in sorted(rates, key=lambda m: -rates[m])]
+    return lines + [""]
+
+
+def _references(data: ReportData) -> list[str]:
+    if not data.references:
+        return []
+    lines = ["## Cited from papers (not measured here)", "",
+             "| method | dataset | metric | cited | source | measured here | Δ (measured − cited) |",
+             "|---|---|---|---:|---|---:|---:|"]
+    for ref in data.references:
+        cited = format_number(ref.value) + (f" ± {format_number(ref.std)}" if ref.std is not None else "")
+        delta = "—" if ref.delta is None else f"{ref.delta:+.2f}"
+        lines.append(f"| {escape(ref.method)} | {escape(ref.dataset)} | {escape(ref.metric)} | {cited} | "
+                     f"{escape(ref.source)} | {format_number(ref.measured)} | {delta} |")
+    return lines + [""]
+
+
+def _claims(data: ReportData) -> list[str]:
+    if not data.claims:
+        return []
+    lines = ["## Claims checked against measured results", "", "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
+    for claim in data.claims:
+        runs = ", ".join(claim.run_ids) or "—"
+        lines.append(f"| {claim.verdict} | {escape(claim.text)} | {escape(claim.statistic)} | {runs} |")
+    return lines + [""]
+
+
+def _bootstrap(data: ReportData) -> list[str]:
+    metrics = data.quality_metrics()
+    if not any(c.bootstrap_stderr is not None for c in data.cells.values()):
+        return []
+    lines = ["## Within-run bootstrap stderr (test-set noise of one run, mean over seeds; not seed variance)", "",
+             "| method | dataset | " + " | ".join(escape(m) for m in metrics) + " |",
+             "|---|---|" + "---:|" * len(metrics)]
+    for method in data.methods:
+        for dataset in data.datasets:
+            values = [format_number(c.bootstrap_stderr if (c := data.cell(method, dataset, m)) else None) for m in metrics]
+            lines.append(f"| {escape(method)} | {escape(dataset)} | " + " | ".join(values) + " |")
+    return lines + [""]
+
+
+def _failures(data: ReportData) -> list[str]:
+    if not data.failures:
+        return []
+    lines = ["## Runs that did not finish", "", "| method | dataset | seed | status | run | error |", "|---|---|---:|---|---|---|"]
+    for f in data.failures:
+        last = f.error.splitlines()[-1] if f.error else ""
+        lines.append(f"| {escape(f.method)} | {escape(f.dataset)} | {f.seed} | {f.status} | {f.run_id} | {escape(last)} |")
+    return lines + [""]
+
+
+def _runs(data: ReportData) -> list[str]:
+    lines = ["## Runs behind each measured cell", "", "| method | dataset | seeds | run ids |", "|---|---|---|---|"]
+    for method in data.methods:
+        for dataset in data.datasets:
+            cell = data.cell(method, dataset, data.main_metric)
+            if cell is not None and cell.run_ids:
+                lines.append(f"| {escape(method)} | {escape(dataset)} | {', '.join(map(str, cell.seeds))} | "
+                             f"{', '.join(cell.run_ids)} |")
+    return lines + [""]

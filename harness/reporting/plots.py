@@ -1,0 +1,131 @@
+"""Plots from the report model (matplotlib, Agg, no display): bars with intervals,
+metric-vs-parameter curves for grid axes, and quality-vs-cost Pareto fronts."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from harness.reporting.model import Cell, ReportData  # noqa: E402
+
+
+def figures(data: ReportData) -> dict[str, Figure]:
+    """Every plot the report has, keyed by a file-safe name."""
+    out = {f"bars_{data.main_metric}": bar_chart(data, data.main_metric)}
+    for entry, axis in grid_axes(data).items():
+        out[f"curve_{entry}_{axis}"] = parameter_curve(data, data.main_metric, entry, axis)
+    if "wall_s" in data.metrics:
+        out[f"pareto_{data.main_metric}_wall_s"] = pareto_front(data, data.main_metric, "wall_s")
+    return out
+
+
+def _mean_and_error(cell: Cell | None) -> tuple[float, float]:
+    if cell is None or cell.stats.n == 0:
+        return math.nan, math.nan
+    return cell.stats.mean, cell.stats.ci95 if cell.stats.n > 1 else math.nan
+
+
+def _label(data: ReportData, metric: str) -> str:
+    info = data.metrics[metric]
+    return f"{metric} {info.arrow}" + (f" [{info.unit}]" if info.unit else "")
+
+
+def bar_chart(data: ReportData, metric: str) -> Figure:
+    """Grouped bars per dataset, one per method, with 95% intervals (none where n < 2; NaN marked)."""
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(data.datasets) * max(1, len(data.methods)) / 3), 3.2))
+    width = 0.8 / max(1, len(data.methods))
+    for i, method in enumerate(data.methods):
+        xs, means, errors = [], [], []
+        for j, dataset in enumerate(data.datasets):
+            mean, error = _mean_and_error(data.cell(method, dataset, metric))
+            x = j + (i - (len(data.methods) - 1) / 2) * width
+            if math.isfinite(mean):
+                xs.append(x)
+                means.append(mean)
+                errors.append(error if math.isfinite(error) else 0.0)
+            else:
+                ax.text(x, 0, "NaN", rotation=90, ha="center", va="bottom", fontsize=7)
+        ax.bar(xs, means, width, yerr=errors, capsize=2, label=method)
+    ax.set_xticks(range(len(data.datasets)), data.datasets)
+    ax.set_ylabel(_label(data, metric))
+    ax.set_title(f"{data.suite.suite}: {metric}, mean ± 95% CI over seeds", fontsize=9)
+    ax.legend(fontsize=7, ncols=min(3, max(1, len(data.methods))))
+    fig.tight_layout()
+    return fig
+
+
+def grid_axes(data: ReportData) -> dict[str, str]:
+    """Suite entries whose variants differ in exactly one numeric parameter: that parameter."""
+    by_entry: dict[str, list[dict[str, Any]]] = {}
+    for entry, params in data.variants.values():
+        by_entry.setdefault(entry, []).append(params)
+    axes = {}
+    for entry, variants in by_entry.items():
+        if len(variants) < 2:
+            continue
+        varying = [k for k in variants[0] if len({repr(v.get(k)) for v in variants}) > 1]
+        if len(varying) == 1 and all(isinstance(v.get(varying[0]), (int, float)) for v in variants):
+            axes[entry] = varying[0]
+    return axes
+
+
+def parameter_curve(data: ReportData, metric: str, entry: str, axis: str) -> Figure:
+    """The metric against one grid parameter, a line per dataset with its interval band."""
+    fig, ax = plt.subplots(figsize=(4.5, 3.2))
+    labels = sorted((params[axis], label) for label, (e, params) in data.variants.items() if e == entry)
+    for dataset in data.datasets:
+        points = [(x, *_mean_and_error(data.cell(label, dataset, metric))) for x, label in labels]
+        points = [p for p in points if math.isfinite(p[1])]
+        if not points:
+            continue
+        xs, means, errors = zip(*points)
+        ax.plot(xs, means, marker="o", label=dataset)
+        lows = [m - (e if math.isfinite(e) else 0) for m, e in zip(means, errors)]
+        highs = [m + (e if math.isfinite(e) else 0) for m, e in zip(means, errors)]
+        ax.fill_between(xs, lows, highs, alpha=0.2)
+    ax.set_xlabel(f"{entry}: {axis}")
+    ax.set_ylabel(_label(data, metric))
+    ax.set_title(f"{metric} vs {axis}", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
+    """Quality against cost per method, one panel per dataset; the non-dominated methods are joined."""
+    fig, axes = plt.subplots(1, len(data.datasets), figsize=(3.6 * len(data.datasets), 3.2), squeeze=False)
+    higher = data.metrics[metric].higher_is_better
+    for ax, dataset in zip(axes[0], data.datasets):
+        points = []
+        for method in data.methods:
+            quality, _ = _mean_and_error(data.cell(method, dataset, metric))
+            price, _ = _mean_and_error(data.cell(method, dataset, cost))
+            if math.isfinite(quality) and math.isfinite(price):
+                points.append((price, quality, method))
+                ax.scatter(price, quality)
+                ax.annotate(method, (price, quality), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        front = _non_dominated(points, higher)
+        if front:
+            ax.plot([p[0] for p in front], [p[1] for p in front], linestyle="--", color="grey")
+        ax.set_xscale("log")
+        ax.set_xlabel(_label(data, cost))
+        ax.set_ylabel(_label(data, metric))
+        ax.set_title(dataset, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _non_dominated(points: list[tuple[float, float, str]], higher: bool) -> list[tuple[float, float, str]]:
+    """Points no other point beats on both cost (lower) and quality, sorted by cost."""
+    sign = 1 if higher else -1
+    front, best = [], -math.inf
+    for price, quality, method in sorted(points, key=lambda p: (p[0], -sign * p[1])):
+        if sign * quality > best:
+            front.append((price, quality, method))
+            best = sign * quality
+    return front

@@ -1,0 +1,77 @@
+"""`harness report`: write the chosen formats of one report into a folder.
+
+Files: `report.md`, `report.tex`, `table.csv` (every cell), `runs.csv` (every run, the
+`harness compare` baseline), `leaderboard.html`, and `<plot>.png` + `<plot>.pdf`.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.reporting.model import ReportData
+
+FORMATS = ("md", "tex", "csv", "html", "png")
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    formats = tuple(f.strip() for f in text.split(",") if f.strip())
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise HarnessError(f"unknown report format(s): {', '.join(unknown) or '(none given)'}",
+                           field="--format", hint=f"Choose from {','.join(FORMATS)}.")
+    return formats
+
+
+def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[Path]:
+    """Render `data` in each format into `out`; returns the files written."""
+    from harness.reporting.csv_table import render_csv
+    from harness.reporting.latex import render_latex
+    from harness.reporting.markdown import render_markdown
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def write(name: str, text: str) -> None:
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+
+    if "md" in formats:
+        write("report.md", render_markdown(data))
+    if "tex" in formats:
+        write("report.tex", render_latex(data))
+    if "csv" in formats:
+        write("table.csv", render_csv(data))
+        write("runs.csv", _runs_csv(data.records))
+    pngs = _plots(data, out, written, save="png" in formats)
+    if "html" in formats:
+        from harness.reporting.html import render_html
+
+        write("leaderboard.html", render_html(data, pngs))
+    return written
+
+
+def _plots(data: ReportData, out: Path, written: list[Path], save: bool) -> dict[str, bytes]:
+    """PNG bytes of every plot (for the HTML page); saved as PNG and PDF when asked."""
+    import matplotlib.pyplot as plt
+
+    from harness.reporting.plots import figures
+
+    pngs = {}
+    for name, figure in figures(data).items():
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
+        pngs[name] = buffer.getvalue()
+        if save:
+            (out / f"{name}.png").write_bytes(pngs[name])
+            figure.savefig(out / f"{name}.pdf", metadata={"Creator": None, "Producer": None, "CreationDate": None})
+            written += [out / f"{name}.png", out / f"{name}.pdf"]
+        plt.close(figure)
+    return pngs
+
+
+def _runs_csv(records: tuple[dict, ...]) -> str:
+    from harness.results import export_frame
+
+    return export_frame(records).sort_values(["method", "dataset", "seed"]).to_csv(index=False)
