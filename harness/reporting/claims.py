@@ -61,7 +61,7 @@ def _check_best(data: "ReportData", text: str, method: str, metric: str, dataset
         notes.append(f"{dataset}: {own.method} {own.stats.mean:.2f} vs {runner_up.method} {runner_up.stats.mean:.2f}"
                      f" (n={test.n}, Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g})")
     verdict = "fail" if "fail" in verdicts else "not significant" if "not significant" in verdicts else "pass"
-    return ClaimResult(text, verdict, "; ".join(notes), tuple(run_ids))
+    return ClaimResult(text, verdict, "; ".join(notes), tuple(dict.fromkeys(run_ids)))
 
 
 def _check_better(data: "ReportData", text: str, a: str, b: str, metric: str, datasets: list[str],
@@ -85,7 +85,7 @@ def _check_better(data: "ReportData", text: str, a: str, b: str, metric: str, da
     verdict = "pass" if test.significant() else "fail" if test.mean_difference <= 0 else "not significant"
     statistic = (f"mean difference {test.mean_difference:+.3g} over {test.n} paired runs "
                  f"(Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g})")
-    return ClaimResult(text, verdict, statistic, tuple(run_ids))
+    return ClaimResult(text, verdict, statistic, tuple(dict.fromkeys(run_ids)))
 
 
 def _paired(own: "Cell", rival: "Cell", higher: bool):  # noqa: ANN202

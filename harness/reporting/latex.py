@@ -10,7 +10,7 @@ from harness.reporting.model import ReportData
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-            "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+            "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "[": "{[}", "]": "{]}"}
 _MARKS = {1: (r"\textbf{", "}"), 2: (r"\underline{", "}")}
 
 

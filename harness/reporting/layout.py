@@ -50,7 +50,7 @@ def table(data: ReportData, metric: str) -> Table:
 
 
 def _ranks(data: ReportData, metric: str, cells: dict[tuple[str, str], Cell | None], by_method: bool) -> dict:
-    """Best and second-best method per dataset; NaN and n=0 cells are never ranked."""
+    """Best and second-best method per dataset; cells with no values or any NaN seed are never ranked."""
     if data.suite.report.bold == "none":
         return {}
     higher = data.metrics[metric].higher_is_better
@@ -59,7 +59,8 @@ def _ranks(data: ReportData, metric: str, cells: dict[tuple[str, str], Cell | No
     for dataset in datasets:
         keyed = [((m, dataset) if by_method else (dataset, m), cells[(m, dataset) if by_method else (dataset, m)])
                  for m in data.methods]
-        finite = [(k, c.stats.mean) for k, c in keyed if c is not None and c.stats.n > 0 and math.isfinite(c.stats.mean)]
+        finite = [(k, c.stats.mean) for k, c in keyed
+                  if c is not None and c.stats.n > 0 and not c.stats.n_nonfinite and math.isfinite(c.stats.mean)]
         finite.sort(key=lambda kv: -kv[1] if higher else kv[1])
         for rank, (key, _) in enumerate(finite[:2], start=1):
             ranks[key] = rank

@@ -1,0 +1,93 @@
+"""Renderers on hostile names, n=1 cells, NaN values and failed runs; the LaTeX compiles."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from harness.reporting.csv_table import cells_frame
+from harness.reporting.latex import render_latex
+from harness.reporting.load import load_report
+from harness.reporting.markdown import render_markdown
+from tests.reporting.fixed_store import EVIL_NAME, write_fixed_store
+
+
+@pytest.fixture
+def evil_report(tmp_path):
+    suite, store = write_fixed_store(tmp_path, evil=True)
+    return load_report(suite, store, root=tmp_path)
+
+
+def test_markdown_escapes_special_characters_in_method_names(evil_report):
+    text = render_markdown(evil_report)
+    assert "<script>" not in text
+    assert "evil\\<script\\>" in text and "\\[a\\|b\\]" in text
+
+
+def test_latex_escapes_special_characters_in_method_names(evil_report):
+    text = render_latex(evil_report)
+    assert EVIL_NAME not in text
+    assert r"evil\textless{}script\textgreater{}" in text
+    assert r"\& 50\% \$x\_1\$ \#\{\}\textasciitilde{}\textasciicircum{}\textbackslash{} {[}a\textbar{}b{]}" in text
+
+
+def _balanced(text: str) -> bool:
+    stack = []
+    for kind, name in re.findall(r"\\(begin|end)\{(\w+)\}", text):
+        if kind == "begin":
+            stack.append(name)
+        elif not stack or stack.pop() != name:
+            return False
+    depth = 0
+    for char in re.sub(r"\\[{}]", "", text):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return not stack and depth == 0
+
+
+def test_latex_environments_and_braces_are_balanced(evil_report):
+    assert _balanced(render_latex(evil_report))
+
+
+def test_latex_compiles_with_pdflatex(evil_report, tmp_path):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended)")
+    (tmp_path / "report.tex").write_text(render_latex(evil_report))
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage[utf8]{inputenc}\\usepackage{booktabs}"
+                                      "\\begin{document}\\input{report.tex}\\end{document}\n")
+    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 1000
+
+
+def test_n1_cell_shows_no_interval_and_failures_are_counted(evil_report):
+    text = render_markdown(evil_report)
+    assert "70.0 (n=1) (2 failed)" in text
+    assert "70.0 ±" not in text
+
+
+def test_nan_seed_is_shown_and_the_cell_is_not_ranked(evil_report):
+    text = render_markdown(evil_report)
+    assert "81.0 ± 12.7 (1 NaN)" in text
+    assert "**81.0" not in text and "<ins>81.0" not in text
+    frame = cells_frame(evil_report)
+    nan_cell = frame[(frame.method == "thr[t=0.5]") & (frame.dataset == "hard_set") & (frame.metric == "accuracy")]
+    assert nan_cell["n_nonfinite"].item() == 1 and nan_cell["rank"].isna().item()
+
+
+def test_cited_values_are_marked_and_never_merged_with_measured(evil_report):
+    frame = cells_frame(evil_report)
+    cited = frame[frame.source == "cited"]
+    assert len(cited) == 1 and cited["cited_from"].item() == "Doe et al. 2026, Table 2"
+    assert cited["run_ids"].isna().item()
+    assert "*cited*" in render_markdown(evil_report) and r"$^\dagger$" in render_latex(evil_report)
+
+
+def test_every_measured_cell_names_its_runs(evil_report):
+    frame = cells_frame(evil_report)
+    measured = frame[(frame.source == "measured") & (frame.n > 0)]
+    assert all(len(ids.split()) == n + nan for ids, n, nan in zip(measured.run_ids, measured.n, measured.n_nonfinite))
