@@ -1,7 +1,8 @@
 """The `harness` command. Every subcommand calls the same functions as the Python API.
 
 User mistakes (`HarnessError`) are printed as one paragraph with exit code 3, never
-as a traceback. Exit codes: 0 success, 2 some runs failed, 3 bad input, 130 interrupted.
+as a traceback. Exit codes: 0 success, 1 a regression (`compare`, `ci`), 2 some runs
+failed, 3 bad input, 130 interrupted.
 """
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.errors import USER_ERROR_EXIT, HarnessError
+
+if TYPE_CHECKING:
+    from harness.comparison import Comparison
 
 RUNS_FAILED_EXIT = 2
 INTERRUPTED_EXIT = 130
@@ -51,6 +56,13 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--data-root", type=Path, default=None,
                        help="folder holding dataset files (default: $HARNESS_DATA_ROOT, else ./data)")
 
+    def with_comparison_output(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--strict", action="store_true", help="also fail (exit 1) on incomparable or missing cells")
+        p.add_argument("--format", choices=["text", "md", "json"], default="text",
+                       help="text (default), md (a PR comment) or json")
+        p.add_argument("--out", type=Path, default=None,
+                       help="write the output here (the table still goes to stdout)")
+
     p = command("validate", _validate, "check suite files: schema, registered names, parameters")
     p.add_argument("suites", nargs="+", type=Path)
     p = command("plan", _plan, "list the runs a suite expands to, and which are stored")
@@ -77,6 +89,29 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["parquet", "csv"], default="csv")
     p.add_argument("--suite", default=None, help="only this suite's runs (its name)")
     p.add_argument("--out", type=Path, required=True)
+    p = command("report", _report, "render a suite's report from the store (Markdown, LaTeX, CSV, HTML, plots)")
+    p.add_argument("suite", type=Path)
+    with_store(p)
+    with_data(p)
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: reports/<suite name>)")
+    p.add_argument("--format", default="md,tex,csv,html,png,pdf", help="comma-separated: md,tex,csv,html,png,pdf")
+    p.add_argument("--interval", choices=["t", "bootstrap"], default="t", help="95%% interval over seeds")
+    p.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                   help="also compute a within-run bootstrap stderr from N resamples of each run's test samples")
+    p = command("compare", _compare, "compare two sets of results cell by cell; exit 1 on a regression, 2 on failures")
+    p.add_argument("base", help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
+    p.add_argument("cand", help="the candidate, in the same forms")
+    p.add_argument("--suite", type=Path, default=None,
+                   help="suite file giving regression rules and metric directions; selects its runs")
+    p.add_argument("--suite-name", default=None, help="compare only the runs of this suite (its name)")
+    with_comparison_output(p)
+    p = command("ci", _ci, "run a suite (resuming), then compare it with a baseline under the suite's rules")
+    p.add_argument("suite", type=Path)
+    p.add_argument("--baseline", required=True, help="a store, an export, or REF:PATH, as for `compare`")
+    with_store(p)
+    with_data(p)
+    p.add_argument("--jobs", "-j", type=int, default=1, help="parallel worker processes")
+    with_comparison_output(p)
     command("schema", _schema, "print the suite file's JSON Schema")
     command("sys-info", _sys_info, "print this machine's environment as the store records it")
     return parser
@@ -164,13 +199,11 @@ def _ls(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from harness.results import records_frame
+    from harness.results import export_frame
     from harness.store import Store
 
     with Store(args.store, create=False) as store:
-        frame = records_frame(store.records(suite=args.suite))
-    for column in ("params", "metric_names"):
-        frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
+        frame = export_frame(store.records(suite=args.suite))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.format == "parquet":
         frame.to_parquet(args.out, index=False)
@@ -178,6 +211,57 @@ def _export(args: argparse.Namespace) -> int:
         frame.to_csv(args.out, index=False)
     print(f"wrote {len(frame)} runs to {args.out}")
     return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from harness.reporting.load import load_report
+    from harness.reporting.render import parse_formats, write_report
+
+    _load_plugins(args)
+    formats = parse_formats(args.format)
+    data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap)
+    out = args.out or Path("reports") / data.suite.suite
+    written = write_report(data, out, formats)
+    print(f"report of suite {data.suite.suite} ({data.provenance.runs} runs) written to {out}/: "
+          + ", ".join(p.name for p in written))
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from harness.comparison import compare_sources
+    from harness.suite import load_suite
+
+    _load_plugins(args)
+    suite = load_suite(args.suite)[0] if args.suite else None
+    return _emit_comparison(compare_sources(args.base, args.cand, suite, args.suite_name), args)
+
+
+def _ci(args: argparse.Namespace) -> int:
+    from harness.comparison import run_ci
+    from harness.runner import RunOptions
+
+    options = RunOptions(store=args.store, jobs=args.jobs, data_root=args.data_root, plugins=tuple(args.plugin))
+    outcome, comparison = run_ci(args.suite, args.baseline, options)
+    if comparison is None:
+        print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
+        return INTERRUPTED_EXIT
+    print(f"suite {outcome.suite.suite}: {outcome.executed} runs executed ({outcome.failed} failed), "
+          f"{len(outcome.planned) - outcome.executed} already stored")
+    return _emit_comparison(comparison, args)
+
+
+def _emit_comparison(comparison: Comparison, args: argparse.Namespace) -> int:
+    from harness.comparison import render, verdict
+
+    outcome = verdict(comparison, strict=args.strict)
+    if args.out is None:
+        print(render(comparison, outcome, args.format), end="")
+        return outcome.exit_code
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render(comparison, outcome, args.format))
+    print(render(comparison, outcome, "text"), end="")
+    print(f"wrote {args.out}")
+    return outcome.exit_code
 
 
 def _schema(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from harness.environment import gpu_names
+from harness.errors import HarnessError
 from harness.executors.base import ExecutionSettings, Executor, RunEvent
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
@@ -40,6 +41,7 @@ def worker_main(conn: Connection, gpu: int | None, threads: int, settings: Execu
 
     for plugin in settings.plugins:
         load_plugin_file(plugin)
+    conn.send("ready")
     while True:
         spec = conn.recv()
         if spec is None:
@@ -54,9 +56,18 @@ class _Worker:
         self.process.start()
         child.close()
         self.gpu = gpu
+        self.ready = False  # set by the worker's first message, once its imports are done
         self.spec: RunSpec | None = None
         self.started_at = ""
         self.deadline = 0.0
+
+    def check_ready(self) -> None:
+        """Timeouts start once a worker is ready, so a slow interpreter start never eats a run's time."""
+        if self.conn.poll():
+            self.ready = self.conn.recv() == "ready"
+        elif not self.process.is_alive():
+            raise HarnessError(f"a worker process could not start (exit code {self.process.exitcode})",
+                               hint="Run with --executor inline to see the error.")
 
     def assign(self, spec: RunSpec) -> None:
         self.spec, self.started_at = spec, utc_now()
@@ -98,12 +109,16 @@ class LocalExecutor(Executor):
     def _loop(self) -> Iterator[RunEvent]:
         while self._queue or any(w.spec for w in self._workers):
             for worker in self._workers:
-                if worker.spec is None and self._queue:
+                if worker.ready and worker.spec is None and self._queue:
                     worker.assign(self._queue.popleft())
                     yield RunEvent("started", worker.spec)
-            busy = [w for w in self._workers if w.spec is not None]
-            timeout = max(0.0, min([w.deadline for w in busy], default=0) - time.monotonic())
-            wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout=min(timeout, _POLL_S))
+            watched = [w for w in self._workers if w.spec is not None or not w.ready]
+            deadlines = [w.deadline for w in watched if w.spec is not None]
+            timeout = max(0.0, min(deadlines, default=time.monotonic() + _POLL_S) - time.monotonic())
+            wait([w.conn for w in watched] + [w.process.sentinel for w in watched], timeout=min(timeout, _POLL_S))
+            for worker in self._workers:
+                if not worker.ready:
+                    worker.check_ready()
             for index, worker in enumerate(self._workers):
                 if worker.spec is not None:
                     event = self._collect(worker)

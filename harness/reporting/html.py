@@ -21,9 +21,9 @@ Stable hooks (tests and scripts may rely on them):
   Measured rows `tr.measured`, cells `td.cell.measured[data-col][data-value][title]` (`title`
   lists seeds and run ids), `.best` (bold, rank 1), `.second` (rank 2), `td.cell.missing` (not run).
   Cited rows `tbody.cited-rows > tr.cited`, cells `td.cell.cited` with `.source` and `.delta`.
-- `#references` (table of cited numbers), `#claims` (`li.claim.verdict-<slug>[data-verdict]`
-  with `.verdict`, `.claim-text`, `.statistic`, `.run-ids`), `#failures` (`tr.failure`),
-  `#plots` (`figure.plot > img`).
+- `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`, `.statistic`,
+  `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers) and `#plots`
+  (`figure.plot > img`) only when there are some.
 """
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:80rem;padd
 h1{margin-bottom:.2rem}h2{margin-top:2rem;font-size:1.15rem}
 table{border-collapse:collapse;margin:.5rem 0}
 th,td{padding:.3rem .6rem;border-bottom:1px solid #ddd;vertical-align:top}
+th.row-label{text-align:left}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem}dd{margin:0}dd ul{margin:0;padding-left:1.1rem}
 td.cell{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th.sortable{cursor:pointer;user-select:none}
 th.sortable[aria-sort=ascending]::after{content:" \\25B2"}th.sortable[aria-sort=descending]::after{content:" \\25BC"}

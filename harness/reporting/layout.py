@@ -72,8 +72,10 @@ def format_cell(cell: Cell | None, template: str) -> str:
     if cell is None:
         return "—"
     stats = cell.stats
+    if stats.n == 0 and not stats.n_nonfinite:
+        return f"all {cell.failed_runs} runs failed" if cell.failed_runs else "—"
     if stats.n == 0:
-        text = "NaN" if stats.n_nonfinite else "failed"
+        text = "NaN"
     elif stats.n == 1:
         text = _format(template.split("±")[0].strip() or "{mean:.2f}", cell) + " (n=1)"
     else:

@@ -1,7 +1,7 @@
 """`harness report`: write the chosen formats of one report into a folder.
 
 Files: `report.md`, `report.tex`, `table.csv` (every cell), `runs.csv` (every run, the
-`harness compare` baseline), `leaderboard.html`, and `<plot>.png` + `<plot>.pdf`.
+`harness compare` baseline), `leaderboard.html` (plots embedded), `<plot>.png`, `<plot>.pdf`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from harness.errors import HarnessError
 from harness.reporting.model import ReportData
 
-FORMATS = ("md", "tex", "csv", "html", "png")
+FORMATS = ("md", "tex", "csv", "html", "png", "pdf")
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
@@ -44,7 +44,7 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
     if "csv" in formats:
         write("table.csv", render_csv(data))
         write("runs.csv", _runs_csv(data.records))
-    pngs = _plots(data, out, written, save="png" in formats)
+    pngs = _plots(data, out, written, {f for f in formats if f in ("png", "pdf")})
     if "html" in formats:
         from harness.reporting.html import render_html
 
@@ -52,8 +52,8 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
     return written
 
 
-def _plots(data: ReportData, out: Path, written: list[Path], save: bool) -> dict[str, bytes]:
-    """PNG bytes of every plot (for the HTML page); saved as PNG and PDF when asked."""
+def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> dict[str, bytes]:
+    """PNG bytes of every plot (for the HTML page); saved as PNG and/or PDF files when asked."""
     import matplotlib.pyplot as plt
 
     from harness.reporting.plots import figures
@@ -63,10 +63,12 @@ def _plots(data: ReportData, out: Path, written: list[Path], save: bool) -> dict
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
         pngs[name] = buffer.getvalue()
-        if save:
+        if "png" in save:
             (out / f"{name}.png").write_bytes(pngs[name])
+            written.append(out / f"{name}.png")
+        if "pdf" in save:
             figure.savefig(out / f"{name}.pdf", metadata={"Creator": None, "Producer": None, "CreationDate": None})
-            written += [out / f"{name}.png", out / f"{name}.pdf"]
+            written.append(out / f"{name}.pdf")
         plt.close(figure)
     return pngs
 

@@ -109,9 +109,11 @@ methods.add("toy.selfkill", KillSelf, "toy method that SIGKILLs its worker", tas
 
 
 class VisibleDevices(Method):
-    """Records the CUDA_VISIBLE_DEVICES its worker was started with (-1 when unset)."""
+    """Records the CUDA_VISIBLE_DEVICES its worker was started with (-1 when unset); takes 0.3 s
+    so that every worker of a pool gets runs."""
 
     def run(self, inputs, ctx):
+        time.sleep(0.3)
         ctx.record("cuda_visible_devices", float(os.environ.get("CUDA_VISIBLE_DEVICES", -1)))
         return inputs
 

@@ -1,0 +1,183 @@
+"""Classify each (method, dataset, metric) cell of two sides: the outcome classes of `harness compare`.
+
+A cell is judged in this order: present on one side only (new, missing); failing runs
+appearing or disappearing (newly-failing, fixed); comparable at all (incomparable: a
+hardware figure measured on other hardware, or no value on a side); then its change, which
+must exceed the rule's tolerance in the metric's bad (good) direction to be a regression
+(improvement), and, when both sides have two seeds or more, be significant as well.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import partial
+from statistics import fmean
+
+import pandas as pd
+
+from harness.comparison.criteria import Criterion
+from harness.comparison.significance import change_test
+from harness.stats import CellStats, summarize
+
+
+class Status(StrEnum):
+    """Outcome classes, most serious first (the order of every listing)."""
+
+    NEWLY_FAILING = "newly-failing"
+    REGRESSED = "regressed"
+    INCOMPARABLE = "incomparable"
+    MISSING = "missing"
+    INSIGNIFICANT = "insignificant"
+    FIXED = "fixed"
+    IMPROVED = "improved"
+    NEW = "new"
+    UNCHANGED = "unchanged"
+
+
+@dataclass(frozen=True)
+class CellComparison:
+    """One cell's verdict with the figures behind it; NaN where a figure does not apply."""
+
+    method: str
+    dataset: str
+    metric: str
+    status: Status
+    base: CellStats | None = None
+    cand: CellStats | None = None
+    tolerance: str = ""
+    test: str = ""
+    p_value: float = math.nan
+    reason: str = ""
+
+    @property
+    def delta(self) -> float:
+        return self.cand.mean - self.base.mean if self.base and self.cand else math.nan
+
+    @property
+    def relative(self) -> float:
+        """Change relative to the base mean (NaN when the base mean is 0)."""
+        if not (self.base and self.cand) or self.base.mean == 0:
+            return math.nan
+        return self.delta / abs(self.base.mean)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    base: str
+    cand: str
+    cells: list[CellComparison]
+    failed_cand_runs: int = 0
+    criteria: list[Criterion] = field(default_factory=list)
+
+    def counts(self) -> dict[Status, int]:
+        return {status: sum(c.status is status for c in self.cells) for status in Status}
+
+
+def compare_frames(base: pd.DataFrame, cand: pd.DataFrame, criteria: list[Criterion],
+                   base_label: str = "base", cand_label: str = "candidate") -> Comparison:
+    """Every cell of either side under every criterion, sorted by status, then method, dataset, metric."""
+    pairs = list(dict.fromkeys(_pairs(base) + _pairs(cand)))
+    base_groups, cand_groups = _groups(base), _groups(cand)
+    cells = []
+    for pair in pairs:
+        for criterion in criteria:
+            cell = _cell(pair, criterion, base_groups.get(pair), cand_groups.get(pair))
+            if cell is not None:
+                cells.append(cell)
+    order = list(Status)
+    cells.sort(key=lambda c: (order.index(c.status), c.method, c.dataset, c.metric))
+    failed = int((cand["status"] != "ok").sum())
+    return Comparison(base_label, cand_label, cells, failed, criteria)
+
+
+def _pairs(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    return list(dict.fromkeys(zip(frame["method"], frame["dataset"])))
+
+
+def _groups(frame: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    return {key: rows for key, rows in frame.groupby(["method", "dataset"], sort=False)}
+
+
+def _measures(rows: pd.DataFrame | None, criterion: Criterion) -> bool:
+    """Whether this side's runs of the cell were asked for (or report) the metric."""
+    if rows is None:
+        return False
+    if criterion.column in rows and rows[criterion.column].notna().any():
+        return True
+    return not criterion.hardware and any(criterion.metric in names for names in rows["metric_names"])
+
+
+def _cell(pair: tuple[str, str], criterion: Criterion, base: pd.DataFrame | None,
+          cand: pd.DataFrame | None) -> CellComparison | None:
+    in_base, in_cand = _measures(base, criterion), _measures(cand, criterion)
+    if not (in_base or in_cand):
+        return None
+    base_values, cand_values = _values(base, criterion.column), _values(cand, criterion.column)
+    verdict = partial(CellComparison, *pair, criterion.metric, tolerance=criterion.tolerance,
+                      base=summarize(list(base_values.values())) if base_values else None,
+                      cand=summarize(list(cand_values.values())) if cand_values else None)
+    if not in_cand:
+        return verdict(Status.MISSING)
+    if not in_base:
+        return verdict(Status.NEW)
+    base_failed, cand_failed = _failures(base), _failures(cand)
+    if cand_failed and not base_failed:
+        return verdict(Status.NEWLY_FAILING, reason=f"{cand_failed} of {len(cand)} runs failed")
+    if base_failed and not cand_failed:
+        return verdict(Status.FIXED, reason=f"{base_failed} of {len(base)} base runs failed")
+    if criterion.hardware and not _same_hardware(base, cand):
+        return verdict(Status.INCOMPARABLE, reason="measured on other hardware")
+    if not (base_values and cand_values):
+        return verdict(Status.INCOMPARABLE, reason=f"no value in {'base' if not base_values else 'candidate'}")
+    return _judge(criterion, base_values, cand_values, verdict)
+
+
+def _failures(rows: pd.DataFrame) -> int:
+    return int((rows["status"] != "ok").sum())
+
+
+def _values(rows: pd.DataFrame | None, column: str) -> dict[int, float]:
+    """Seed -> value of the successful runs with a finite value."""
+    if rows is None or column not in rows:
+        return {}
+    ok = rows[rows["status"] == "ok"]
+    values = pd.to_numeric(ok[column], errors="coerce")
+    return {int(seed): float(v) for seed, v in zip(ok["seed"], values) if math.isfinite(v)}
+
+
+def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
+    """Both sides' successful runs share exactly one hardware fingerprint."""
+    fingerprints = set(base.loc[base["status"] == "ok", "hardware_fingerprint"]) | set(
+        cand.loc[cand["status"] == "ok", "hardware_fingerprint"])
+    return len(fingerprints) == 1 and not pd.isna(next(iter(fingerprints)))
+
+
+def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
+           verdict: Callable[..., CellComparison]) -> CellComparison:
+    base_mean, cand_mean = fmean(base.values()), fmean(cand.values())
+    # Exports round-trip floats through text; a change at that scale is no change.
+    if math.isclose(base_mean, cand_mean, rel_tol=1e-9, abs_tol=1e-12):
+        return verdict(Status.UNCHANGED)
+    beyond = _beyond_tolerance(criterion, base_mean, cand_mean)
+    if beyond is None:
+        return verdict(Status.INCOMPARABLE, reason="max_ratio needs positive means")
+    if not beyond:
+        return verdict(Status.UNCHANGED)
+    sign = 1.0 if criterion.higher_is_better else -1.0
+    direction = Status.IMPROVED if sign * (cand_mean - base_mean) > 0 else Status.REGRESSED
+    if len(base) < 2 or len(cand) < 2:
+        return verdict(direction, test="none (n=1: tolerance alone)")
+    test = change_test(base, cand, criterion.higher_is_better)
+    return verdict(direction if test.significant else Status.INSIGNIFICANT, test=test.test, p_value=test.p_value)
+
+
+def _beyond_tolerance(criterion: Criterion, base: float, cand: float) -> bool | None:
+    """Whether the change exceeds the rule either way; None when a ratio is meaningless."""
+    rule = criterion.rule
+    if rule.max_ratio is None:
+        return abs(cand - base) > rule.max_drop
+    if base <= 0 or cand <= 0:
+        return None
+    return max(cand / base, base / cand) > rule.max_ratio

@@ -1,0 +1,124 @@
+"""One side of a comparison as a `records_frame`: a store, an export, or an export committed at a git ref.
+
+A side is named the way a user has it at hand: the store `harness run` wrote, the CSV or
+Parquet file `harness export` wrote, or `REF:PATH`, that export as committed at a git ref
+of the current repository (a baseline kept in version control needs no artefact storage).
+"""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness.comparison.errors import ComparisonError
+from harness.results import records_frame
+from harness.store import Store
+
+REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
+_OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
+_TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
+                 "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
+_EXPORT_SUFFIXES = (".csv", ".parquet")
+_HINT = "Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH."
+
+
+def load_results(source: str, suite_name: str | None = None, repo: Path | None = None) -> pd.DataFrame:
+    """Runs of `source`, newest per (suite, method, dataset, seed), optionally of one suite only."""
+    path = Path(source)
+    if not path.exists() and ":" in source:
+        ref, _, inner = source.partition(":")
+        frame = _read_export(_git_show(ref, inner, repo or Path.cwd()), inner, source)
+    elif not path.exists():
+        raise ComparisonError(f"{source} does not exist", hint=_HINT)
+    elif path.suffix.lower() in _EXPORT_SUFFIXES:
+        frame = _read_export(_file_bytes(path), source, source)
+    else:
+        with Store(path, create=False) as store:
+            return side_of_records(store.records(suite=suite_name), source, suite_name)
+    return _as_side(frame, source, suite_name)
+
+
+def side_of_records(records: Iterable[dict[str, Any]], source: str, suite_name: str | None = None) -> pd.DataFrame:
+    """Stored run records as a side; the newest record of a (suite, method, dataset, seed) wins."""
+    ordered = sorted(records, key=lambda r: r.get("finished_at") or "")
+    return _as_side(records_frame(ordered), source, suite_name)
+
+
+def _as_side(frame: pd.DataFrame, source: str, suite_name: str | None) -> pd.DataFrame:
+    for column in _OPTIONAL_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = None
+    if suite_name is not None:
+        frame = frame[frame["suite"] == suite_name]
+    frame = frame.assign(metric_names=frame["metric_names"].map(_json_mapping))
+    frame = frame.drop_duplicates(["suite", "method", "dataset", "seed"], keep="last")
+    _check_one_suite_per_cell(frame, source)
+    if frame.empty:
+        which = f" of suite '{suite_name}'" if suite_name else ""
+        raise ComparisonError(f"{source} holds no runs{which}", hint="Compare two sides that both have runs.")
+    return frame.reset_index(drop=True)
+
+
+def _file_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ComparisonError(f"{path} cannot be read ({exc.strerror})", hint=_HINT) from None
+
+
+def _git_show(ref: str, path: str, repo: Path) -> bytes:
+    """The bytes of `path` as committed at `ref`; git's own message when it cannot say."""
+    try:
+        done = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=repo, capture_output=True, check=False)
+    except OSError as exc:
+        raise ComparisonError(f"cannot run git to read {ref}:{path} ({exc})", hint=_HINT) from None
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip().removeprefix("fatal: ")
+        raise ComparisonError(f"cannot read {ref}:{path} from git in {repo}: {message}", hint=_HINT)
+    return done.stdout
+
+
+def _read_export(data: bytes, name: str, source: str) -> pd.DataFrame:
+    suffix = Path(name).suffix.lower()
+    if suffix not in _EXPORT_SUFFIXES:
+        raise ComparisonError(f"{source} is not a .csv or .parquet export", hint=_HINT)
+    try:
+        if suffix == ".csv":
+            frame = pd.read_csv(io.BytesIO(data), dtype={c: "string" for c in _TEXT_COLUMNS})
+        else:
+            frame = pd.read_parquet(io.BytesIO(data))
+    except (ValueError, OSError, UnicodeDecodeError) as exc:  # pandas' and pyarrow's parse errors are ValueErrors
+        raise ComparisonError(f"{source} cannot be read as {suffix[1:]} ({exc})", hint=_HINT) from None
+    absent = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
+    if absent:
+        raise ComparisonError(f"{source} lacks the column(s) {', '.join(absent)} of a results export",
+                              hint="Write it with `harness export`.")
+    return frame
+
+
+def _json_mapping(value: Any) -> dict[str, Any]:
+    """`harness export` writes mappings as JSON text; an empty cell is no mapping."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            raise ComparisonError(f"metric_names cell {value!r} is not JSON",
+                                  hint="Write it with `harness export`.") from None
+        return parsed if isinstance(parsed, dict) else {}
+    return {}
+
+
+def _check_one_suite_per_cell(frame: pd.DataFrame, source: str) -> None:
+    """Two suites with a run of the same (method, dataset, seed) would mix in one cell."""
+    clash = frame[frame.duplicated(["method", "dataset", "seed"], keep=False)]
+    if not clash.empty:
+        suites = ", ".join(sorted(clash["suite"].astype(str).unique()))
+        raise ComparisonError(f"{source} holds runs of the same method, dataset and seed from several suites "
+                              f"({suites})", hint="Pick one with --suite-name.")

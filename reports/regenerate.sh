@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates reports/<suite>/ for every committed suite on this machine (CPU): runs what the
+# store lacks, then renders every format from the store. Usage: bash reports/regenerate.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+store="${HARNESS_STORE:-.harness/results.sqlite}"
+for suite in quickstart gad_real; do
+  harness run "suites/$suite.yaml" --store "$store" --jobs 2
+  harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format md,tex,csv,html,png
+done

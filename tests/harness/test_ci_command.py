@@ -1,0 +1,46 @@
+"""`harness ci`: run a suite (resuming), compare it with a baseline export, exit as `compare` does."""
+from __future__ import annotations
+
+import pandas as pd
+
+from tests.harness.conftest import TOY_SUITE
+
+GATED_SUITE = TOY_SUITE + "regression: {rules: [{metric: accuracy, max_drop: 2.0}]}\n"
+
+
+def make_baseline(cli, suite: str, store, tmp_path) -> str:
+    """Run the suite once and export its runs, as a project does to commit a baseline."""
+    assert cli("run", suite, "--store", str(store))[0] == 0
+    baseline = tmp_path / "baseline.csv"
+    assert cli("export", "--store", str(store), "--suite", "toy", "--out", str(baseline))[0] == 0
+    return str(baseline)
+
+
+def test_ci_on_an_unchanged_suite_passes(cli, write_suite, store, tmp_path):
+    suite = str(write_suite(GATED_SUITE))
+    baseline = make_baseline(cli, suite, store, tmp_path)
+    fresh = tmp_path / "ci" / "results.sqlite"
+    code, out, _ = cli("ci", suite, "--baseline", baseline, "--store", str(fresh), "--format", "md",
+                       "--out", str(tmp_path / "compare.md"))
+    assert code == 0, out
+    assert "4 runs executed (0 failed)" in out
+    assert "2 unchanged -> exit 0" in (tmp_path / "compare.md").read_text()
+
+
+def test_ci_fails_when_the_baseline_was_better(cli, write_suite, store, tmp_path):
+    suite = str(write_suite(GATED_SUITE))
+    baseline = make_baseline(cli, suite, store, tmp_path)
+    frame = pd.read_csv(baseline)
+    frame.loc[frame["method"] == "thr[t=0.5]", "metric.accuracy"] += 20.0
+    frame.to_csv(baseline, index=False)
+    code, out, _ = cli("ci", suite, "--baseline", baseline, "--store", str(store))
+    assert code == 1
+    assert "0 runs executed" in out  # resumed: the stored runs are the candidate
+    assert "1 regressed, 1 unchanged -> exit 1" in out
+
+
+def test_ci_with_a_missing_baseline_fails_before_running(cli, write_suite, store, tmp_path):
+    code, _, err = cli("ci", str(write_suite(GATED_SUITE)), "--baseline", str(tmp_path / "none.csv"),
+                       "--store", str(store))
+    assert code == 3 and "does not exist" in err
+    assert not store.exists()

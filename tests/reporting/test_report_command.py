@@ -1,0 +1,75 @@
+"""`harness report` end to end, and its bad inputs (each exit 3 with a message)."""
+from __future__ import annotations
+
+import sqlite3
+
+from harness.cli import main
+from harness.store import Store
+from tests.reporting.fixed_store import TOY_PLUGIN, write_fixed_store
+
+
+def _report(*args: str) -> int:
+    return main(["report", *args, "--plugin", TOY_PLUGIN])
+
+
+def test_report_writes_every_format(tmp_path, capsys):
+    suite, store = write_fixed_store(tmp_path)
+    out = tmp_path / "out"
+    assert _report(str(suite), "--store", str(store), "--data-root", str(tmp_path), "--out", str(out)) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"report.md", "report.tex", "table.csv", "runs.csv", "leaderboard.html"} <= names
+    assert {"bars_accuracy.png", "bars_accuracy.pdf", "pareto_accuracy_wall_s.png"} <= names
+    assert (out / "bars_accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "written to" in capsys.readouterr().out
+
+
+def test_report_of_a_missing_store_is_a_user_error(tmp_path, capsys):
+    suite, _ = write_fixed_store(tmp_path)
+    assert _report(str(suite), "--store", str(tmp_path / "nope.sqlite")) == 3
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_report_of_an_unknown_suite_file_is_a_user_error(tmp_path, capsys):
+    assert _report(str(tmp_path / "missing.yaml"), "--store", str(tmp_path / "s.sqlite")) == 3
+    assert "suite file does not exist" in capsys.readouterr().err
+
+
+def test_report_of_an_empty_store_says_to_run_first(tmp_path, capsys):
+    suite, _ = write_fixed_store(tmp_path)
+    empty = tmp_path / "empty.sqlite"
+    Store(empty).close()
+    assert _report(str(suite), "--store", str(empty), "--data-root", str(tmp_path)) == 3
+    assert "holds no runs of suite 'fixed'" in capsys.readouterr().err
+
+
+def test_report_of_a_store_from_a_newer_schema_is_refused(tmp_path, capsys):
+    suite, store = write_fixed_store(tmp_path)
+    with sqlite3.connect(store) as db:
+        db.execute("PRAGMA user_version=7")
+    assert _report(str(suite), "--store", str(store)) == 3
+    assert "newer" in capsys.readouterr().err
+
+
+def test_unknown_format_is_a_user_error(tmp_path, capsys):
+    suite, store = write_fixed_store(tmp_path)
+    assert _report(str(suite), "--store", str(store), "--format", "md,docx") == 3
+    assert "docx" in capsys.readouterr().err
+
+
+def test_report_block_naming_a_metric_the_suite_lacks_is_a_suite_error(tmp_path, capsys):
+    suite, store = write_fixed_store(tmp_path)
+    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {metric: f1"))
+    assert _report(str(suite), "--store", str(store)) == 3
+    assert "metric 'f1' is not in this suite's metrics" in capsys.readouterr().err
+
+
+def test_report_without_the_data_files_matches_runs_by_name(tmp_path):
+    suite, store = write_fixed_store(tmp_path)
+    text = suite.read_text().replace("easy: {loader: numbers, args: {shift: 1.0}}",
+                                     "easy: {loader: numbers_file, args: {path: absent.txt}}")
+    from harness.reporting.load import load_report
+
+    suite.write_text(text)
+    data = load_report(suite, store, root=tmp_path)
+    assert "names" in data.provenance.selection
+    assert data.cell("thr[t=0.0]", "easy", "accuracy").stats.n == 3
