@@ -93,7 +93,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("suite", type=Path)
     with_store(p)
     with_data(p)
-    p.add_argument("--out", type=Path, default=None, help="output folder (default: reports/<suite name>)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default: reports/<suite name> beside the store's folder)")
     p.add_argument("--format", default="md,tex,csv,html,png,pdf", help="comma-separated: md,tex,csv,html,png,pdf")
     p.add_argument("--interval", choices=["t", "bootstrap"], default="t", help="95%% interval over seeds")
     p.add_argument("--bootstrap", type=int, default=0, metavar="N",
@@ -220,7 +221,7 @@ def _report(args: argparse.Namespace) -> int:
     _load_plugins(args)
     formats = parse_formats(args.format)
     data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap)
-    out = args.out or Path("reports") / data.suite.suite
+    out = args.out or args.store.parent / "reports" / data.suite.suite
     written = write_report(data, out, formats)
     print(f"report of suite {data.suite.suite} ({data.provenance.runs} runs) written to {out}/: "
           + ", ".join(p.name for p in written))

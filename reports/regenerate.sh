@@ -4,6 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 store="${HARNESS_STORE:-.harness/results.sqlite}"
+# The real graphs: $HARNESS_DATA_ROOT, else the shared data folder beside the checkout.
+if [ -z "${HARNESS_DATA_ROOT:-}" ] && [ -d ../shared/data ]; then
+  export HARNESS_DATA_ROOT="$(cd ../shared/data && pwd)"
+fi
 for suite in quickstart gad_real; do
   harness run "suites/$suite.yaml" --store "$store" --jobs 2
   harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format md,tex,csv,html,png
