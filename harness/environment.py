@@ -68,13 +68,17 @@ def environment() -> dict[str, Any]:
 
 
 def git_state() -> tuple[str | None, bool | None]:
-    """The commit of the harness source tree and whether it has uncommitted changes."""
+    """The commit of the harness source tree and whether it has uncommitted changes.
+
+    Generated reports (`reports/`) do not make a tree dirty: regenerating them is not a code change.
+    """
     if shutil.which("git") is None:
         return None, None
     try:
         sha = subprocess.run(["git", "-C", str(_SOURCE_DIR), "rev-parse", "HEAD"],
                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", str(_SOURCE_DIR), "status", "--porcelain", "--untracked-files=no"],
+        status = subprocess.run(["git", "-C", str(_SOURCE_DIR), "status", "--porcelain", "--untracked-files=no",
+                                 "--", ".", ":!reports"],
                                 capture_output=True, text=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError):
         return None, None
