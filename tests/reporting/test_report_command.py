@@ -18,7 +18,7 @@ def test_report_writes_every_format(tmp_path, capsys):
     assert _report(str(suite), "--store", str(store), "--data-root", str(tmp_path), "--out", str(out)) == 0
     names = {p.name for p in out.iterdir()}
     assert {"report.md", "report.tex", "table.csv", "runs.csv", "leaderboard.html"} <= names
-    assert {"bars_accuracy.png", "bars_accuracy.pdf", "pareto_accuracy_wall_s.png"} <= names
+    assert {"bars_accuracy.png", "bars_accuracy.pdf", "pareto_accuracy_wall_s.png", "curve_thr_t.png"} <= names
     assert (out / "bars_accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "written to" in capsys.readouterr().out
 

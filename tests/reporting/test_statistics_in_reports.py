@@ -1,0 +1,81 @@
+"""Intervals and the within-run bootstrap, end to end on a real family's stored predictions."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from harness.cli import main
+from harness.reporting.load import load_report
+from harness.reporting.markdown import render_markdown
+from harness.stats import bootstrap_interval, mean_win_rate, paired_test, summarize
+
+GAD_SUITE = """\
+schema_version: 1
+suite: gad_small
+task: graph_anomaly.node_scoring
+defaults: {seeds: [0, 1, 2]}
+datasets:
+  sbm: {loader: injected_sbm, args: {num_nodes: 800, num_contextual: 30, num_structural: 30, clique_size: 10}}
+metrics: [auroc, auprc]
+methods:
+  rayleigh: {impl: rayleigh}
+"""
+
+
+@pytest.fixture(scope="module")
+def gad_store(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gad")
+    suite = folder / "gad.yaml"
+    suite.write_text(GAD_SUITE)
+    assert main(["run", str(suite), "--store", str(folder / "s.sqlite"), "--executor", "inline"]) == 0
+    return suite, folder / "s.sqlite"
+
+
+def test_within_run_bootstrap_stderr_is_reported_apart_from_seed_spread(gad_store):
+    data = load_report(*gad_store, bootstrap_resamples=50)
+    cell = data.cell("rayleigh", "sbm", "auroc")
+    assert cell.bootstrap_stderr is not None and 0 < cell.bootstrap_stderr < 10
+    text = render_markdown(data)
+    assert "Within-run bootstrap stderr" in text and "not seed variance" in text
+
+
+def test_bootstrap_interval_over_seeds_can_replace_the_t_interval(gad_store):
+    t_cell = load_report(*gad_store).cell("rayleigh", "sbm", "auroc")
+    boot_cell = load_report(*gad_store, interval="bootstrap").cell("rayleigh", "sbm", "auroc")
+    assert t_cell.stats.mean == boot_cell.stats.mean
+    assert boot_cell.stats.ci_low >= min(boot_cell.values) and boot_cell.stats.ci_high <= max(boot_cell.values)
+
+
+def test_t_interval_matches_scipy():
+    from scipy import stats
+
+    values = [3.0, 5.0, 4.0, 6.0]
+    summary = summarize(values)
+    low, high = stats.t.interval(0.95, 3, loc=np.mean(values), scale=stats.sem(values))
+    assert summary.ci_low == pytest.approx(low) and summary.ci_high == pytest.approx(high)
+
+
+def test_single_value_has_no_interval_and_nan_is_counted_not_averaged():
+    assert math.isnan(summarize([4.0]).ci95) and summarize([4.0]).n == 1
+    with_nan = summarize([1.0, float("nan"), 3.0])
+    assert with_nan.n == 2 and with_nan.n_nonfinite == 1 and with_nan.mean == 2.0
+
+
+def test_bootstrap_interval_covers_the_mean():
+    values = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    low, high = bootstrap_interval(values)
+    assert low < values.mean() < high
+
+
+def test_paired_test_detects_a_consistent_gain_and_respects_direction():
+    better = paired_test([10, 11, 12, 13, 14, 15], [9, 10, 11, 12, 13, 14])
+    assert better.significant() and better.mean_difference == 1
+    lower_is_better = paired_test([10, 11, 12, 13, 14, 15], [9, 10, 11, 12, 13, 14], higher_is_better=False)
+    assert not lower_is_better.significant() and lower_is_better.mean_difference == -1
+
+
+def test_mean_win_rate_ignores_nan_cells_and_counts_ties_half():
+    rates = mean_win_rate({"d1": {"a": 1.0, "b": 1.0, "c": float("nan")}, "d2": {"a": 2.0, "b": 1.0}})
+    assert rates == {"a": 0.75, "b": 0.25}
