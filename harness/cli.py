@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["parquet", "csv"], default="csv")
     p.add_argument("--suite", default=None, help="only this suite's runs (its name)")
     p.add_argument("--out", type=Path, required=True)
+    p = command("ingest", _ingest, "store the record files under DIR (a run folder); idempotent")
+    p.add_argument("folder", type=Path, metavar="DIR")
+    with_store(p)
     p = command("report", _report, "render a suite's report from the store (Markdown, LaTeX, CSV, HTML, plots)")
     p.add_argument("suite", type=Path)
     with_store(p)
@@ -211,6 +214,21 @@ def _export(args: argparse.Namespace) -> int:
     else:
         frame.to_csv(args.out, index=False)
     print(f"wrote {len(frame)} runs to {args.out}")
+    return 0
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    from harness.errors import DataError
+    from harness.record_files import ingest
+    from harness.store import Store
+
+    if not args.folder.is_dir():
+        raise DataError(f"{args.folder} is not a folder", hint="Pass a run folder, e.g. .harness/runs/<suite>.")
+    with Store(args.store) as store:
+        report = ingest(args.folder, store)
+    for path, problem in report.corrupt:
+        print(f"skipped corrupt record file {path}: {problem}", file=sys.stderr)
+    print(report.summary())
     return 0
 
 

@@ -5,6 +5,7 @@ any moment loses at most the runs in flight, and a rerun picks up the rest.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from harness.errors import DataError
 from harness.executors.base import ExecutionSettings, Executor
 from harness.planner import RunSpec, plan
 from harness.progress import Progress
+from harness.record_files import ingest, records_dir
 from harness.registry import executors, load_plugin_file
 from harness.store import Store
 from harness.suite import Suite, load_suite
@@ -63,6 +65,9 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
     load_plugins(options.plugins)
     suite, planned = plan_suite(suite_path, options.data_root)
     with Store(options.store) as store:
+        picked_up = ingest(records_dir(store.artifacts_dir.absolute(), suite.suite), store)
+        if picked_up.added or picked_up.corrupt:
+            print(f"run folder: {picked_up.summary()}", file=sys.stderr)
         todo = runs_to_execute(planned, store.stored_statuses(r.run_key for r in planned), options)
         outcome = RunOutcome(suite, planned, executed=0, failed=0)
         if not todo:

@@ -18,6 +18,7 @@ import pandas as pd
 from harness.environment import environment
 from harness.planner import RunSpec
 from harness.record import utc_now
+from harness.record_files import records_dir, write_record_file
 from harness.registry import metrics, tasks
 from harness.store import Store
 from harness.worker import execute, load_dataset
@@ -41,6 +42,7 @@ def score_runs(planned: list[RunSpec], store: Store, force: bool = False) -> Sco
             record = execute(spec, store.artifacts_dir.absolute(), environment())
         elif spec.exec_key in by_execution:
             record = rescore(spec, by_execution[spec.exec_key], store.path.parent)
+            write_record_file(record, records_dir(store.artifacts_dir.absolute(), spec.suite))
         else:
             outcome.unavailable.append(spec)
             continue

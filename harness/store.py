@@ -87,6 +87,10 @@ class Store:
         wanted = None if run_keys is None else set(run_keys)
         return {k: s for k, s in rows if wanted is None or k in wanted}
 
+    def stored_runs(self) -> dict[str, tuple[str, str]]:
+        """run_key -> (run_id, finished_at) of every stored run."""
+        return {k: (i, f) for k, i, f in self._db.execute("SELECT run_key, run_id, finished_at FROM runs")}
+
     def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[dict[str, Any]]:
         query, args = "SELECT run_key, record FROM runs", ()
         if suite is not None:

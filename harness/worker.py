@@ -20,6 +20,7 @@ from harness.environment import torch_details
 from harness.measure import measured
 from harness.planner import RunSpec
 from harness.record import new_record, utc_now
+from harness.record_files import records_dir, write_record_file
 from harness.registry import datasets, methods, metrics, tasks
 
 _DATA_CACHE: OrderedDict[str, Any] = OrderedDict()
@@ -27,7 +28,8 @@ _DATA_CACHE_SIZE = 2
 
 
 def execute(spec: RunSpec, artifacts: Path, environment: dict[str, Any]) -> dict[str, Any]:
-    """Run `spec` and return its finished record; logs and predictions go under `artifacts`."""
+    """Run `spec` and return its finished record, also written as a record file under `artifacts`
+    (with the run's log and predictions), for the coordinator or `harness ingest` to store."""
     record = new_record(spec, utc_now())
     log_file = log_path(artifacts, spec)
     log_file.parent.mkdir(parents=True, exist_ok=True)
@@ -45,6 +47,7 @@ def execute(spec: RunSpec, artifacts: Path, environment: dict[str, Any]) -> dict
             log.error("%s", "".join(traceback.format_exception(exc)))
     record["environment"] = environment | torch_details()
     record["finished_at"] = utc_now()
+    write_record_file(record, records_dir(artifacts, spec.suite))
     return record
 
 

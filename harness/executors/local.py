@@ -21,6 +21,7 @@ from harness.errors import HarnessError
 from harness.executors.base import ExecutionSettings, Executor, RunEvent
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
+from harness.record_files import records_dir, write_record_file
 
 _POLL_S = 0.5
 _THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
@@ -152,6 +153,7 @@ class LocalExecutor(Executor):
         log = log_path(self.settings.artifacts, spec)
         record = failure(spec, status, error, started_at, str(log.relative_to(self.settings.artifacts.parent)))
         record["environment"] = self.settings.environment
+        write_record_file(record, records_dir(self.settings.artifacts, spec.suite))
         return record
 
     def cancel(self) -> None:
