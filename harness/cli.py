@@ -73,10 +73,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("suite", type=Path)
     with_store(p)
     with_data(p)
-    p.add_argument("--executor", default="local", help="inline | local (default) | a registered executor")
+    p.add_argument("--executor", default="local", help="inline | local (default) | ray | slurm | a registered one")
     p.add_argument("--jobs", "-j", type=int, default=1, help="parallel worker processes (local executor)")
     p.add_argument("--force", action="store_true", help="re-run runs that are already stored")
     p.add_argument("--retry-failed", action="store_true", help="re-run stored runs that failed")
+    p.add_argument("--retries", type=int, default=0, help="re-submit a run whose worker or node was lost (ray, slurm)")
+    p.add_argument("--ray-address", default=None, help="address of a running Ray cluster (default: start a local one)")
+    p.add_argument("--slurm-partition", default=None, help="default Slurm partition (methods may name their own)")
+    p.add_argument("--slurm-max-concurrent", type=int, default=64, help="cap on concurrently running array tasks")
     p = command("score", _score, "score predictions (bring-your-own, or stored ones under new metrics); runs nothing")
     p.add_argument("suite", type=Path)
     with_store(p)
@@ -162,7 +166,9 @@ def _run(args: argparse.Namespace) -> int:
     from harness.summary_table import print_summary
 
     options = RunOptions(store=args.store, executor=args.executor, jobs=args.jobs, force=args.force,
-                         retry_failed=args.retry_failed, data_root=args.data_root, plugins=tuple(args.plugin))
+                         retry_failed=args.retry_failed, data_root=args.data_root, plugins=tuple(args.plugin),
+                         retries=args.retries, ray_address=args.ray_address, slurm_partition=args.slurm_partition,
+                         slurm_max_concurrent=args.slurm_max_concurrent)
     outcome = run_suite(args.suite, options)
     skipped = len(outcome.planned) - outcome.executed
     print(f"suite {outcome.suite.suite}: {outcome.executed} runs executed ({outcome.failed} failed), "

@@ -33,6 +33,10 @@ class RunOptions:
     data_root: Path | None = None
     plugins: tuple[str, ...] = ()
     live_progress: bool | None = None
+    retries: int = 0
+    ray_address: str | None = None
+    slurm_partition: str | None = None
+    slurm_max_concurrent: int = 64
 
 
 @dataclass
@@ -111,6 +115,10 @@ def check_datasets(runs: list[RunSpec]) -> None:
 
 
 def _executor(options: RunOptions, store: Store) -> Executor:
-    settings = ExecutionSettings(artifacts=store.artifacts_dir.absolute(), environment=environment(),
-                                 jobs=options.jobs, plugins=tuple(str(Path(p).absolute()) for p in options.plugins))
+    settings = ExecutionSettings(
+        artifacts=store.artifacts_dir.absolute(), environment=environment(), jobs=options.jobs,
+        plugins=tuple(str(Path(p).absolute()) for p in options.plugins), retries=options.retries,
+        ray_address=options.ray_address, slurm_partition=options.slurm_partition,
+        slurm_max_concurrent=options.slurm_max_concurrent,
+    )
     return executors.get(options.executor)(settings)

@@ -41,13 +41,48 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+_MEMORY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT])B?\s*$", re.IGNORECASE)
+_MEMORY_MB = {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+
+
+def memory_mb(text: str) -> int:
+    """Megabytes from '512M', '8G', '1.5T' (Slurm's units)."""
+    match = _MEMORY.match(text)
+    if not match:
+        raise ValueError(f"'{text}' is not a memory size; write e.g. '512M', '8G' or '1T'")
+    return max(1, int(float(match.group(1)) * _MEMORY_MB[match.group(2).upper()]))
+
+
 class Resources(_Frozen):
-    """What one run needs; honoured by every executor."""
+    """What one run needs; honoured by every executor (local pins GPUs, Ray reserves, Slurm requests)."""
 
     gpus: int = Field(0, ge=0)
     cpus: int = Field(1, ge=1)
     mem: str | None = Field(None, description="memory, e.g. '8G'")
     time: str | None = Field(None, description="wall-clock limit on a cluster, e.g. '2h'")
+    partition: str | None = Field(None, description="Slurm partition for this method")
+
+    @field_validator("mem")
+    @classmethod
+    def _memory(cls, value: str | None) -> str | None:
+        if value is not None:
+            memory_mb(value)
+        return value
+
+    @field_validator("time")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_duration(value)
+        return value
+
+    @property
+    def memory_mb(self) -> int | None:
+        return None if self.mem is None else memory_mb(self.mem)
+
+    @property
+    def time_minutes(self) -> int | None:
+        return None if self.time is None else max(1, round(parse_duration(self.time) / 60))
 
 
 class Defaults(_Frozen):

@@ -18,6 +18,10 @@ class ExecutionSettings:
     environment: dict[str, Any]           # the coordinator's provenance, merged into each record
     jobs: int = 1
     plugins: tuple[str, ...] = field(default_factory=tuple)  # --plugin files, re-imported by workers
+    retries: int = 0                      # re-submissions of a run whose worker or node was lost (ray, slurm)
+    ray_address: str | None = None        # an existing Ray cluster; None starts a local instance
+    slurm_partition: str | None = None    # default partition, unless a method's resources name one
+    slurm_max_concurrent: int = 64        # cap on running array tasks
 
 
 @dataclass(frozen=True)
