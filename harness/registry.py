@@ -107,6 +107,7 @@ def _ensure_plugins_loaded() -> None:
     _plugins_loaded = True
     executors.add("inline", "harness.executors.inline:InlineExecutor", "same process, for debugging")
     executors.add("local", "harness.executors.local:LocalExecutor", "pool of isolated worker processes")
+    executors.add("ray", "harness.executors.ray:RayExecutor", "Ray tasks on a local instance or a cluster")
     for ep in entry_points(group="harness.families"):
         ep.load()
     for kind, registry in REGISTRIES.items():

@@ -55,8 +55,11 @@ class Store:
 
     @property
     def artifacts_dir(self) -> Path:
-        """Where logs and predictions of this store's runs live."""
-        return self.path.parent / "runs"
+        """Where this store's run folders (logs, predictions, record files) live: `<name>-runs/` beside it.
+
+        One per store, so two stores in one folder never ingest each other's record files.
+        """
+        return self.path.parent / f"{self.path.stem}-runs"
 
     def _check_or_init(self, existed: bool) -> None:
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]

@@ -10,10 +10,9 @@ from harness.store import Store
 from harness.suite import Suite
 
 
-def summary_markdown(suite: Suite, planned: list[RunSpec], store_path: Path) -> str:
+def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     """One Markdown table per metric: methods x datasets, cells `mean ± std` over seeds (n)."""
-    with Store(store_path) as store:
-        frame = records_frame(store.records(r.run_key for r in planned))
+    frame = records_frame(store.records(r.run_key for r in planned))
     if frame.empty:
         return "no stored runs for this suite yet\n"
     table = summary(frame, suite.metrics)
@@ -36,9 +35,10 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store_path: Path) -> 
 
 
 def print_summary(suite: Suite, planned: list[RunSpec], store_path: Path) -> Path:
-    """Print the table and write it beside the store's runs; return the file's path."""
-    text = summary_markdown(suite, planned, store_path)
-    out = Path(store_path).parent / "runs" / suite.suite / "results.md"
+    """Print the table and write it into the suite's run folder; return the file's path."""
+    with Store(store_path) as store:
+        text = summary_markdown(suite, planned, store)
+        out = store.artifacts_dir / suite.suite / "results.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     sys.stdout.write(text)

@@ -1,10 +1,13 @@
-"""Shared fixtures: where real data lives, and a skip when it is absent."""
+"""Shared fixtures: where real data lives (skipping when absent), and the toy family's suite and CLI."""
 from __future__ import annotations
 
 import os
+import textwrap
 from pathlib import Path
 
 import pytest
+
+from harness.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,3 +31,45 @@ def real_graph_path():
         return path
 
     return find
+
+TOY_PLUGIN = str(Path(__file__).resolve().parent / "plugins" / "toy_family.py")
+
+TOY_SUITE = """\
+schema_version: 1
+suite: toy
+task: toy.sign
+defaults: {seeds: [0, 1], timeout: 20s}
+datasets:
+  easy: {loader: numbers, args: {shift: 1.0}}
+metrics: [accuracy]
+methods:
+  thr: {impl: threshold, params: {t: [0.0, 0.5]}}
+"""
+
+
+@pytest.fixture
+def write_suite(tmp_path):
+    def write(text: str = TOY_SUITE, name: str = "suite.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text))
+        return path
+
+    return write
+
+
+@pytest.fixture
+def cli(tmp_path, capsys):
+    """Run `harness ARGS --plugin toy` in-process; returns (exit code, stdout, stderr)."""
+
+    def call(*args: str, plugin: bool = True) -> tuple[int, str, str]:
+        argv = list(args) + (["--plugin", TOY_PLUGIN] if plugin else [])
+        code = main(argv)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return call
+
+
+@pytest.fixture
+def store(tmp_path) -> Path:
+    return tmp_path / "store" / "results.sqlite"

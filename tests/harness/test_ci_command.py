@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tests.harness.conftest import TOY_SUITE
+from tests.conftest import TOY_SUITE
 
 GATED_SUITE = TOY_SUITE + "regression: {rules: [{metric: accuracy, max_drop: 2.0}]}\n"
 

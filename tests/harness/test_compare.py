@@ -13,7 +13,7 @@ from harness.record import new_record, utc_now
 from harness.registry import load_plugin_file
 from harness.runner import plan_suite
 from harness.store import Store
-from tests.harness.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN
 
 SUITE = """\
 schema_version: 1

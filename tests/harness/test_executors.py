@@ -9,7 +9,7 @@ import time
 import pytest
 
 from harness.store import Store
-from tests.harness.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN
 from tests.harness.test_resume import SLOW_SUITE, _stored
 
 DEVICES_SUITE = """\

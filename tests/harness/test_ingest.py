@@ -9,7 +9,7 @@ from harness.store import Store
 
 def _run(cli, write_suite, store):
     assert cli("run", str(write_suite()), "--store", str(store))[0] == 0
-    return store.parent / "runs" / "toy"
+    return Store(store).artifacts_dir / "toy"
 
 
 def test_every_finished_run_leaves_a_record_file(cli, write_suite, store):

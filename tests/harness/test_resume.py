@@ -12,7 +12,7 @@ import time
 import pytest
 
 from harness.store import Store
-from tests.harness.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN
 
 SLOW_SUITE = """\
 schema_version: 1

@@ -139,7 +139,7 @@ def test_export_writes_csv_and_parquet(cli, write_suite, store, tmp_path):
 def test_python_api_returns_a_frame_of_the_planned_runs(write_suite, store):
     import harness
     from harness.registry import load_plugin_file
-    from tests.harness.conftest import TOY_PLUGIN
+    from tests.conftest import TOY_PLUGIN
 
     frame = harness.run(write_suite(), store=store, plugins=(TOY_PLUGIN,))
     load_plugin_file(TOY_PLUGIN)

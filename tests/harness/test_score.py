@@ -38,7 +38,7 @@ def test_missing_byo_file_is_a_user_error(cli, write_suite, store):
 
 
 def test_adding_a_metric_rescores_stored_predictions_without_rerunning(cli, write_suite, store):
-    from tests.harness.conftest import TOY_SUITE
+    from tests.conftest import TOY_SUITE
 
     cli("run", str(write_suite()), "--store", str(store))
     original = {r["run_key"]: r for r in Store(store).records()}
