@@ -4,6 +4,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import TOY_PLUGIN
 
 from harness.planner import plan
@@ -47,14 +49,18 @@ def test_rerun_of_a_fully_stored_1000_run_suite(benchmark, tmp_path):
     assert outcome.executed == 0 and len(outcome.planned) == 1000
 
 
-def test_local_executor_overhead_per_run(benchmark, tmp_path):
-    """(T(260 runs) - T(20 runs)) / 240 with one worker: worker start cancels out."""
+@pytest.mark.parametrize("executor", ["local", "ray"])
+def test_executor_overhead_per_run(benchmark, tmp_path, executor):
+    """(T(260 runs) - T(20 runs)) / 240 with one worker: worker or cluster start cancels out."""
+    if executor == "ray":
+        pytest.importorskip("ray")
     load_plugin_file(TOY_PLUGIN)
 
     def wall(seeds: int, folder: str) -> float:
         (tmp_path / folder).mkdir()
         path = _suite(tmp_path / folder, datasets=1, grid=2, seeds=seeds)
-        options = RunOptions(store=tmp_path / folder / "s.sqlite", plugins=(TOY_PLUGIN,), live_progress=False)
+        options = RunOptions(store=tmp_path / folder / "s.sqlite", plugins=(TOY_PLUGIN,), live_progress=False,
+                             executor=executor)
         start = time.perf_counter()
         outcome = run_suite(path, options)
         assert outcome.failed == 0
@@ -66,4 +72,4 @@ def test_local_executor_overhead_per_run(benchmark, tmp_path):
 
     per_run = benchmark.pedantic(measure, rounds=2, iterations=1)
     benchmark.extra_info["overhead_ms_per_run"] = round(per_run * 1000, 2)
-    print(f"\nlocal executor overhead: {per_run * 1000:.1f} ms per run")
+    print(f"\n{executor} executor overhead: {per_run * 1000:.1f} ms per run")
