@@ -1,0 +1,1 @@
+"""Reference planners with known answers, one per module: they make the metrics testable."""

@@ -1,0 +1,46 @@
+"""A planner that reacts k keyframes late to every change of driving command.
+
+For the first `lag` keyframes after the command changes within a scene it keeps planning for
+the previous command (the logged forward progress with that command's lateral profile),
+then it copies the logged future. Under FlowAD's released counting it scores FCP = k x (the
+share of segments that start with a change), i.e. 0.75 k on scenes of 4 command segments.
+"""
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from harness import Method, RunContext
+from methods.driving.commands import GO_STRAIGHT, TURN_LEFT, TURN_RIGHT
+from methods.driving.task import PlanningInputs
+
+# Lateral offset (m) at 3 s of the stale plan for each old command: clearly that command (|x| >= 2 m).
+STALE_LATERAL_3S = {TURN_RIGHT: 3.0, TURN_LEFT: -3.0, GO_STRAIGHT: 0.0}
+
+
+class CommandLag(Method):
+    """Copies the logged future except for `lag` keyframes after each command change."""
+
+    version: ClassVar[str] = "1"
+
+    def __init__(self, lag: int = 2) -> None:
+        if isinstance(lag, bool) or not isinstance(lag, int) or lag < 0:
+            raise ValueError(f"lag must be a non-negative integer (keyframes), got {lag!r}")
+        self.lag = lag
+
+    def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
+        plans = np.array(inputs.oracle_trajectory, dtype=np.float64)
+        old_command, since_change = None, None
+        for i in range(len(inputs)):
+            new_scene = i == 0 or inputs.scene[i] != inputs.scene[i - 1]
+            if new_scene:
+                old_command, since_change = None, None
+            elif inputs.command[i] != inputs.command[i - 1]:
+                old_command, since_change = int(inputs.command[i - 1]), 0
+            if since_change is not None and since_change < self.lag:
+                share = (np.arange(1, 7) / 6.0) ** 2
+                plans[i, :, 0] = STALE_LATERAL_3S[old_command] * share
+            if since_change is not None:
+                since_change += 1
+        return plans
