@@ -33,7 +33,7 @@ import html
 import math
 import re
 
-from harness.reporting.layout import Table, format_number, interval_note, tables
+from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import Cell, CitedValue, ReportData
 
 _CSS = """
@@ -236,10 +236,6 @@ def _number(value: float) -> str:
     return repr(float(value)) if math.isfinite(value) else "NaN"
 
 
-def _cited_text(ref: CitedValue) -> str:
-    return format_number(ref.value) + (f" ± {format_number(ref.std)}" if ref.std is not None else "")
-
-
 def _delta(ref: CitedValue) -> str:
     return "—" if ref.delta is None else f"{ref.delta:+.2f}"
 
@@ -253,9 +249,10 @@ def _cited_row(data: ReportData, board: Table, ref: CitedValue) -> str:
             continue
         cells.append(f'<td class="cell cited" data-col="{j}" data-value="{_number(ref.value)}" {where} '
                      f'title="cited from {_e(ref.source)}; ours {_e(format_number(ref.measured))}">'
-                     f'{_e(_cited_text(ref))} <span class="delta">ours − cited: {_e(_delta(ref))}</span></td>')
+                     f'{_e(cited_text(ref))} <span class="delta">ours − cited: {_e(_delta(ref))}</span></td>')
     return (f'<tr class="cited" {_axis(data, "method", ref.method)}><th scope="row" class="row-label">'
-            f'{_e(ref.method)} <span class="tag">cited</span> <span class="source">{_e(ref.source)}</span></th>'
+            f'{_e(ref.method)} <span class="tag">cited</span>{_e(off_table(ref, board.cols))} '
+            f'<span class="source">{_e(ref.source)}</span></th>'
             f'{"".join(cells)}</tr>')
 
 
@@ -264,7 +261,7 @@ def _references(data: ReportData) -> str:
         return ""
     rows = "".join(
         f'<tr class="cited" {_axis(data, "method", r.method)}><td>{_e(r.method)}</td><td>{_e(r.dataset)}</td>'
-        f'<td>{_e(r.metric)}</td><td class="cell">{_e(_cited_text(r))}</td><td class="source">{_e(r.source)}</td>'
+        f'<td>{_e(r.metric)}</td><td class="cell">{_e(cited_text(r))}</td><td class="source">{_e(r.source)}</td>'
         f'<td class="cell">{_e(format_number(r.measured))}</td><td class="cell delta">{_e(_delta(r))}</td></tr>'
         for r in data.references)
     return ('<section id="references"><h2>Cited from papers (not measured here)</h2><table><thead><tr>'

@@ -5,7 +5,7 @@ so a reader never takes them for ours.
 """
 from __future__ import annotations
 
-from harness.reporting.layout import Table, format_number, interval_note, tables
+from harness.reporting.layout import Table, cited_text, interval_note, off_table, tables
 from harness.reporting.model import ReportData
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -56,8 +56,9 @@ def _table(data: ReportData, table: Table) -> list[str]:
     if refs:
         lines.append(r"\midrule")
         for ref in refs:
-            values = [escape(format_number(ref.value)) if col == ref.dataset else "" for col in table.cols]
-            lines.append(f"{escape(ref.method)}$^\\dagger$ ({escape(ref.source)}) & " + " & ".join(values) + r" \\")
+            values = [_cell(cited_text(ref)) if col == ref.dataset else "" for col in table.cols]
+            label = f"{escape(ref.method)}$^\\dagger${_cell(off_table(ref, table.cols))} ({escape(ref.source)})"
+            lines.append(label + " & " + " & ".join(values) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return lines
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from harness.reporting.model import Cell, ReportData
+from harness.reporting.model import Cell, CitedValue, ReportData
 
 
 HARDWARE_CELL = "{mean:.3g} ± {ci95:.2g}"
@@ -100,6 +100,17 @@ def format_number(value: float | None, digits: int = 2) -> str:
     if not math.isfinite(value):
         return "NaN" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     return f"{value:.{digits}f}"
+
+
+def cited_text(ref: CitedValue) -> str:
+    """A cited number as the paper gives it: value, and its spread when the paper has one."""
+    return format_number(ref.value) + (f" ± {format_number(ref.std)}" if ref.std is not None else "")
+
+
+def off_table(ref: CitedValue, cols: tuple[str, ...]) -> str:
+    """For a number cited on a dataset that is not a column here (e.g. the paper's full-scale data),
+    the text that carries it in the row label instead: ' on <dataset>: <value>'; else ''."""
+    return "" if ref.dataset in cols else f" on {ref.dataset}: {cited_text(ref)}"
 
 
 def interval_note(data: ReportData) -> str:

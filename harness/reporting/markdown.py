@@ -1,7 +1,7 @@
 """The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
 from __future__ import annotations
 
-from harness.reporting.layout import Table, format_number, interval_note, tables
+from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import ReportData
 from harness.stats import mean_win_rate
 
@@ -45,8 +45,9 @@ def _table(data: ReportData, table: Table) -> list[str]:
         lines.append(f"| {escape(row)} | " + " | ".join(cells) + " |")
     for ref in data.references:
         if ref.metric == table.metric and table.row_axis == "method":
-            values = [format_number(ref.value) if col == ref.dataset else "" for col in table.cols]
-            lines.append(f"| *cited* {escape(ref.method)} ({escape(ref.source)}) | " + " | ".join(values) + " |")
+            values = [cited_text(ref) if col == ref.dataset else "" for col in table.cols]
+            label = f"*cited* {escape(ref.method)}{escape(off_table(ref, table.cols))} ({escape(ref.source)})"
+            lines.append(f"| {label} | " + " | ".join(values) + " |")
     return lines + [""]
 
 
@@ -69,7 +70,7 @@ def _references(data: ReportData) -> list[str]:
              "| method | dataset | metric | cited | source | measured here | Δ (measured − cited) |",
              "|---|---|---|---:|---|---:|---:|"]
     for ref in data.references:
-        cited = format_number(ref.value) + (f" ± {format_number(ref.std)}" if ref.std is not None else "")
+        cited = cited_text(ref)
         delta = "—" if ref.delta is None else f"{ref.delta:+.2f}"
         lines.append(f"| {escape(ref.method)} | {escape(ref.dataset)} | {escape(ref.metric)} | {cited} | "
                      f"{escape(ref.source)} | {format_number(ref.measured)} | {delta} |")

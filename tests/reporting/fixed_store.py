@@ -31,6 +31,7 @@ methods:
   noisy: {impl: threshold, params: {noise: 1.0}}
 references:
   - {method: noisy, dataset: easy, metric: accuracy, value: 80.0, std: 1.5, source: "Doe et al. 2026, Table 2"}
+  - {method: thr, dataset: full_scale, metric: accuracy, value: 97.5, source: "Doe et al. 2026, Table 1"}
 claims:
   - {text: "thr beats noisy", check: {metric: accuracy, better: thr, than: noisy}}
   - {text: "thr is best everywhere", check: {metric: accuracy, best: thr}}

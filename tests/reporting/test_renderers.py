@@ -82,9 +82,13 @@ def test_nan_seed_is_shown_and_the_cell_is_not_ranked(evil_report):
 def test_cited_values_are_marked_and_never_merged_with_measured(evil_report):
     frame = cells_frame(evil_report)
     cited = frame[frame.source == "cited"]
-    assert len(cited) == 1 and cited["cited_from"].item() == "Doe et al. 2026, Table 2"
-    assert cited["run_ids"].isna().item()
+    assert list(cited["cited_from"]) == ["Doe et al. 2026, Table 2", "Doe et al. 2026, Table 1"]
+    assert cited["run_ids"].isna().all()
     assert "*cited*" in render_markdown(evil_report) and r"$^\dagger$" in render_latex(evil_report)
+
+
+def test_a_number_cited_on_a_dataset_not_run_here_is_shown_in_its_row_label(evil_report):
+    assert "| *cited* thr on full\\_scale: 97.50 (Doe et al. 2026, Table 1) |  |  |" in render_markdown(evil_report)
 
 
 def test_every_measured_cell_names_its_runs(evil_report):
