@@ -108,6 +108,7 @@ def _ensure_plugins_loaded() -> None:
     executors.add("inline", "harness.executors.inline:InlineExecutor", "same process, for debugging")
     executors.add("local", "harness.executors.local:LocalExecutor", "pool of isolated worker processes")
     executors.add("ray", "harness.executors.ray:RayExecutor", "Ray tasks on a local instance or a cluster")
+    executors.add("slurm", "harness.executors.slurm:SlurmExecutor", "Slurm job arrays through submitit")
     for ep in entry_points(group="harness.families"):
         ep.load()
     for kind, registry in REGISTRIES.items():

@@ -24,6 +24,21 @@ class ExecutionSettings:
     slurm_max_concurrent: int = 64        # cap on running array tasks
 
 
+# BLAS/OpenMP thread variables every worker process sets to the suite's `threads`.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def execute_remote(spec: RunSpec, settings: ExecutionSettings) -> dict[str, Any]:
+    """The body of a run in a process the coordinator did not start (a Ray task, a Slurm job):
+    load the plugins there too, then the same `execute` as every other executor."""
+    from harness.registry import load_plugin_file
+    from harness.worker import execute
+
+    for plugin in settings.plugins:
+        load_plugin_file(plugin)
+    return execute(spec, settings.artifacts, settings.environment)
+
+
 @dataclass(frozen=True)
 class RunEvent:
     kind: Literal["started", "finished"]

@@ -18,13 +18,12 @@ from typing import Any
 
 from harness.environment import gpu_names
 from harness.errors import HarnessError
-from harness.executors.base import ExecutionSettings, Executor, RunEvent
+from harness.executors.base import THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
 from harness.record_files import records_dir, write_record_file
 
 _POLL_S = 0.5
-_THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 
 def worker_main(conn: Connection, gpu: int | None, threads: int, settings: ExecutionSettings) -> None:
@@ -32,7 +31,7 @@ def worker_main(conn: Connection, gpu: int | None, threads: int, settings: Execu
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns Ctrl-C
     if gpu is not None:
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
-    for variable in _THREAD_VARIABLES:
+    for variable in THREAD_VARIABLES:
         os.environ.setdefault(variable, str(threads))
     import faulthandler
 

@@ -15,22 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from harness.executors.base import ExecutionSettings, Executor, RunEvent
+from harness.executors.base import ExecutionSettings, Executor, RunEvent, execute_remote
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
 from harness.record_files import records_dir, write_record_file
 
 _POLL_S = 0.5
-
-
-def execute_remote(spec: RunSpec, settings: ExecutionSettings) -> dict[str, Any]:
-    """The body of a Ray task: the same `execute` as every other executor."""
-    from harness.registry import load_plugin_file
-    from harness.worker import execute
-
-    for plugin in settings.plugins:
-        load_plugin_file(plugin)
-    return execute(spec, settings.artifacts, settings.environment)
 
 
 @dataclass
