@@ -20,7 +20,7 @@ from harness.runner import plan_suite
 from harness.store import Store
 from harness.suite import Resources
 from tests.conftest import TOY_PLUGIN
-from tests.scaleout.equivalence import comparable_records
+from tests.scaleout.equivalence import MIXED, MIXED_STATUSES, QUICKSTART, comparable_records
 from tests.scaleout.slurm_cluster import PARTITION, slurm_cluster  # noqa: F401 - a fixture
 
 submitit = pytest.importorskip("submitit", reason="the `slurm` extra is not installed")
@@ -30,20 +30,6 @@ from harness.executors.slurm_journal import SubmissionJournal  # noqa: E402
 from harness.executors.slurm_params import slurm_parameters, status_of_state  # noqa: E402
 
 pytestmark = pytest.mark.slurm
-
-MIXED = """\
-schema_version: 1
-suite: mixed
-task: toy.sign
-defaults: {seeds: [0, 1], timeout: 20s}
-datasets: {easy: {loader: numbers, args: {shift: 1.0}}}
-metrics: [accuracy]
-methods:
-  noisy: {impl: threshold, params: {noise: [0.5, 1.0]}}
-  killed: {impl: selfkill}
-  fails: {impl: fail}
-"""
-MIXED_STATUSES = {"noisy[noise=0.5]": "ok", "noisy[noise=1.0]": "ok", "killed": "crashed", "fails": "failed"}
 
 TWO_REQUESTS = """\
 schema_version: 1
@@ -264,10 +250,9 @@ def test_real_slurm_ctrl_c_cancels_the_queued_and_running_jobs(write_suite, tmp_
 def test_quick_suite_gives_the_same_results_under_real_slurm_and_local(tmp_path, capsys):
     from harness.cli import main
 
-    quickstart = Path(__file__).resolve().parents[2] / "suites" / "quickstart.yaml"
-    assert main(["run", str(quickstart), "--store", str(tmp_path / "slurm.sqlite"), "--executor", "slurm",
+    assert main(["run", str(QUICKSTART), "--store", str(tmp_path / "slurm.sqlite"), "--executor", "slurm",
                  "--slurm-partition", PARTITION]) == 0
-    assert main(["run", str(quickstart), "--store", str(tmp_path / "local.sqlite"), "--jobs", "2"]) == 0
+    assert main(["run", str(QUICKSTART), "--store", str(tmp_path / "local.sqlite"), "--jobs", "2"]) == 0
     capsys.readouterr()
     slurm_runs = comparable_records(tmp_path / "slurm.sqlite")
     assert len(slurm_runs) == 30 and slurm_runs == comparable_records(tmp_path / "local.sqlite")
