@@ -3,17 +3,23 @@
 Family authors use `Task`, `Method`, `Metric`, `Instance`, `RunContext`, the registries
 and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
 """
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 from harness.context import RunContext
 from harness.contracts import Instance, Method, Metric, Task
 from harness.errors import DataError, HarnessError, SuiteError
 from harness.registry import datasets, methods, metrics, tasks
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __version__ = "0.1.0"
 HARNESS_MAJOR = __version__.split(".")[0]
 
 
-def run(suite_path, **options):  # noqa: ANN001, ANN201
-    """`harness.api.run`, imported on first use so `import harness` stays light."""
+def run(suite_path: "str | Path", **options: Any) -> "pd.DataFrame":
+    """`harness.api.run` (see its options), imported on first use so `import harness` stays light."""
     from harness.api import run as api_run
 
     return api_run(suite_path, **options)

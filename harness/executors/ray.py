@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from harness.errors import HarnessError
 from harness.executors.base import ExecutionSettings, Executor, RunEvent, execute_remote
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
@@ -61,7 +62,11 @@ class RayExecutor(Executor):
             self.cancel()
 
     def _connect(self) -> Any:
-        import ray
+        try:
+            import ray
+        except ImportError:
+            raise HarnessError("the ray executor needs Ray",
+                               hint="Install the extra: pip install 'iclr26-harness[ray]'.") from None
 
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no telemetry: nothing leaves the machine
