@@ -1,5 +1,12 @@
-"""Hand-made planning logs (no devkit): scenes given as the 3 s lateral offset of each keyframe."""
+"""Hand-made planning logs (no devkit): scenes given as the 3 s lateral offset of each keyframe.
+
+Like the Ray and Slurm tests, this family's tests skip when its extra is not installed
+(`pip install -e ".[driving]"`); CI installs every extra.
+"""
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -7,6 +14,19 @@ import pytest
 from methods.driving.log import PlanningLog
 
 SPEED = 6.0  # m/s, straight ahead (+y)
+_EXTRA_MISSING = [m for m in ("shapely", "pyquaternion") if importlib.util.find_spec(m) is None]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip this folder's tests, with the install line, when the driving extra is absent."""
+    if not _EXTRA_MISSING:
+        return
+    skip = pytest.mark.skip(reason=f"the driving extra is not installed (no {', '.join(_EXTRA_MISSING)}): "
+                                   "pip install -e '.[driving]'")
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
 
 
 def trajectory_with_lateral(x3: float) -> np.ndarray:
