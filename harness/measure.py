@@ -13,6 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+# The figures `measured` records for every run, with their units; lower is better for each.
+HARDWARE_MEASURES = {"wall_s": "s", "cpu_s": "s", "peak_rss_mb": "MB", "peak_cuda_mb": "MB"}
+
 _CLEAR_REFS = Path("/proc/self/clear_refs")
 _STATUS = Path("/proc/self/status")
 

@@ -1,4 +1,4 @@
-"""Stored records as a pandas DataFrame, and the seed-aggregated summary printed after a run."""
+"""Stored records as a pandas DataFrame: one row per run, for exports, comparisons and the API."""
 from __future__ import annotations
 
 import json
@@ -31,23 +31,3 @@ def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     for column in ("params", "metric_names"):
         frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
     return frame
-
-
-def summary(frame: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
-    """Mean, std and n over seeds of each (method, dataset, metric), successful runs only."""
-    ok = frame[frame["status"] == "ok"]
-    rows = []
-    for (method, dataset), cell in ok.groupby(["method", "dataset"], sort=False):
-        for metric in metrics:
-            values = cell.get(f"metric.{metric}", pd.Series(dtype=float)).astype(float)
-            rows.append({"method": method, "dataset": dataset, "metric": metric, "mean": values.mean(),
-                         "std": values.std(ddof=1) if len(values) > 1 else float("nan"), "n": int(values.size)})
-    return pd.DataFrame(rows, columns=["method", "dataset", "metric", "mean", "std", "n"])
-
-
-def format_cell(mean: float, std: float, n: int) -> str:
-    if n == 0:
-        return "—"
-    if n == 1 or pd.isna(std):
-        return f"{mean:.2f} (n=1)"
-    return f"{mean:.2f} ± {std:.2f}"

@@ -4,10 +4,37 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pandas as pd
+
 from harness.planner import RunSpec
-from harness.results import format_cell, records_frame, summary
+from harness.results import records_frame
+from harness.stats import summarize
 from harness.store import Store
 from harness.suite import Suite
+
+
+def summary(frame: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
+    """Mean, std and n over seeds of each (method, dataset, metric), successful runs only.
+
+    Uses `harness.stats.summarize`, as reports do: non-finite values are counted apart, never averaged.
+    """
+    ok = frame[frame["status"] == "ok"]
+    rows = []
+    for (method, dataset), cell in ok.groupby(["method", "dataset"], sort=False):
+        for metric in metrics:
+            stats = summarize(cell.get(f"metric.{metric}", pd.Series(dtype=float)).astype(float))
+            rows.append({"method": method, "dataset": dataset, "metric": metric, "mean": stats.mean,
+                         "std": stats.std, "n": stats.n, "n_nonfinite": stats.n_nonfinite})
+    return pd.DataFrame(rows, columns=["method", "dataset", "metric", "mean", "std", "n", "n_nonfinite"])
+
+
+def format_cell(mean: float, std: float, n: int, n_nonfinite: int = 0) -> str:
+    nan = f" ({n_nonfinite} NaN)" if n_nonfinite else ""
+    if n == 0:
+        return "NaN" if n_nonfinite else "—"
+    if n == 1 or pd.isna(std):
+        return f"{mean:.2f} (n=1){nan}"
+    return f"{mean:.2f} ± {std:.2f}{nan}"
 
 
 def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
@@ -21,7 +48,7 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     seeds = ", ".join(map(str, suite.defaults.seeds))
     lines = [f"Suite `{suite.suite}`: mean ± std over seeds ({seeds}); failed runs excluded.", ""]
     for metric in suite.metrics:
-        cells = {(row.method, row.dataset): format_cell(row.mean, row.std, row.n)
+        cells = {(row.method, row.dataset): format_cell(row.mean, row.std, row.n, row.n_nonfinite)
                  for row in table[table.metric == metric].itertuples()}
         lines += [f"**{metric}**", "", "| method | " + " | ".join(datasets) + " |",
                   "|---|" + "---:|" * len(datasets)]

@@ -17,11 +17,10 @@ import pandas as pd
 from harness.comparison.errors import ComparisonError
 from harness.contracts import Metric
 from harness.errors import RegistryError
+from harness.measure import HARDWARE_MEASURES
 from harness.registry import metrics as metric_registry
 from harness.suite import RegressionRule, Suite
 
-# Measurements every run records (`harness.measure`); lower is better for each.
-HARDWARE_MEASURES = ("wall_s", "cpu_s", "peak_rss_mb", "peak_cuda_mb")
 DEFAULT_MAX_DROP = 0.0
 
 

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.measure import HARDWARE_MEASURES
 from harness.registry import metrics as metric_registry
 from harness.stats import CellStats, summarize
 from harness.suite import Suite
 
-# Measurements every run has, reported as hardware metrics (lower is better).
-HARDWARE_MEASURES = {"wall_s": "s", "peak_rss_mb": "MB", "peak_cuda_mb": "MB"}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 from harness import DataError, registry
 from methods.graph_anomaly.data import injected_sbm
 from methods.graph_anomaly.metrics import AUPRC, AUROC, REC_AT_K
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
+from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs, split_params
 
 METRICS = {"auroc": AUROC, "auprc": AUPRC, "rec_at_k": REC_AT_K}
 
@@ -27,6 +27,10 @@ def graph() -> Graph:
 ])
 def test_check_split_accepts_the_gadbench_settings(split):
     NodeScoring().check_split(split)
+    kind, params = split_params(split)
+    assert kind == split.get("kind", "semi")
+    assert {k: v for k, v in split.items() if k != "kind"}.items() <= params.items()
+    assert set(params) == ({"train_pos", "train_neg", "val_pos", "val_neg"} if kind == "semi" else {"train", "val"})
 
 
 BAD_SPLITS = {
