@@ -165,17 +165,12 @@ def _provenance(data: ReportData) -> str:
 
 def _filters(data: ReportData, boards: list[Table]) -> str:
     datasets = "".join(f'<option value="{i}">{_e(d)}</option>' for i, d in enumerate(data.datasets))
-    metrics = "".join(f'<option value="{i}">{_e(_metric_label(data, b.metric))}</option>'
+    metrics = "".join(f'<option value="{i}">{_e(data.metrics[b.metric].label)}</option>'
                       for i, b in enumerate(boards))
     return ('<nav id="filters">'
             f'<label>dataset <select id="filter-dataset"><option value="">all</option>{datasets}</select></label>'
             f'<label>metric <select id="filter-metric"><option value="">all</option>{metrics}</select></label>'
             '<label>method <input id="filter-method" type="search" placeholder="filter by name"></label></nav>')
-
-
-def _metric_label(data: ReportData, metric: str) -> str:
-    info = data.metrics[metric]
-    return f"{metric} {info.arrow}" + (f" [{info.unit}]" if info.unit else "")
 
 
 def _axis(data: ReportData, axis: str, label: str) -> str:
@@ -195,7 +190,7 @@ def _leaderboard(data: ReportData, board: Table, index: int) -> str:
     cited_body = ("<tbody class=\"cited-rows\">" + "".join(_cited_row(data, board, ref) for ref in cited) + "</tbody>"
                   if cited else "")
     return (f'<section class="leaderboard kind-{_e(info.kind)}" id="metric-{index}" data-index="{index}" '
-            f'data-metric="{_e(board.metric)}"><h2>{_e(_metric_label(data, board.metric))} '
+            f'data-metric="{_e(board.metric)}"><h2>{_e(data.metrics[board.metric].label)} '
             f'<small>({_e(info.kind)})</small></h2>'
             f'<table class="leaderboard-table" data-higher="{int(info.higher_is_better)}">'
             f'<thead><tr><th scope="col" class="corner">{_e(board.row_axis)} \\ {_e(col_axis)} '
@@ -236,10 +231,6 @@ def _number(value: float) -> str:
     return repr(float(value)) if math.isfinite(value) else "NaN"
 
 
-def _delta(ref: CitedValue) -> str:
-    return "—" if ref.delta is None else f"{ref.delta:+.2f}"
-
-
 def _cited_row(data: ReportData, board: Table, ref: CitedValue) -> str:
     cells = []
     for j, col in enumerate(board.cols):
@@ -249,7 +240,7 @@ def _cited_row(data: ReportData, board: Table, ref: CitedValue) -> str:
             continue
         cells.append(f'<td class="cell cited" data-col="{j}" data-value="{_number(ref.value)}" {where} '
                      f'title="cited from {_e(ref.source)}; ours {_e(format_number(ref.measured))}">'
-                     f'{_e(cited_text(ref))} <span class="delta">ours − cited: {_e(_delta(ref))}</span></td>')
+                     f'{_e(cited_text(ref))} <span class="delta">ours − cited: {_e(ref.delta_text)}</span></td>')
     return (f'<tr class="cited" {_axis(data, "method", ref.method)}><th scope="row" class="row-label">'
             f'{_e(ref.method)} <span class="tag">cited</span>{_e(off_table(ref, board.cols))} '
             f'<span class="source">{_e(ref.source)}</span></th>'
@@ -262,7 +253,7 @@ def _references(data: ReportData) -> str:
     rows = "".join(
         f'<tr class="cited" {_axis(data, "method", r.method)}><td>{_e(r.method)}</td><td>{_e(r.dataset)}</td>'
         f'<td>{_e(r.metric)}</td><td class="cell">{_e(cited_text(r))}</td><td class="source">{_e(r.source)}</td>'
-        f'<td class="cell">{_e(format_number(r.measured))}</td><td class="cell delta">{_e(_delta(r))}</td></tr>'
+        f'<td class="cell">{_e(format_number(r.measured))}</td><td class="cell delta">{_e(r.delta_text)}</td></tr>'
         for r in data.references)
     return ('<section id="references"><h2>Cited from papers (not measured here)</h2><table><thead><tr>'
             "<th>method</th><th>dataset</th><th>metric</th><th>cited</th><th>source</th><th>measured here</th>"

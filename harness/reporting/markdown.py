@@ -71,7 +71,7 @@ def _references(data: ReportData) -> list[str]:
              "|---|---|---|---:|---|---:|---:|"]
     for ref in data.references:
         cited = cited_text(ref)
-        delta = "—" if ref.delta is None else f"{ref.delta:+.2f}"
+        delta = ref.delta_text
         lines.append(f"| {escape(ref.method)} | {escape(ref.dataset)} | {escape(ref.metric)} | {cited} | "
                      f"{escape(ref.source)} | {format_number(ref.measured)} | {delta} |")
     return lines + [""]

@@ -31,6 +31,11 @@ class MetricInfo:
     def arrow(self) -> str:
         return "↑" if self.higher_is_better else "↓"
 
+    @property
+    def label(self) -> str:
+        """'auprc ↑ [%]': name, direction and unit, as plots and tables title a metric."""
+        return f"{self.name} {self.arrow}" + (f" [{self.unit}]" if self.unit else "")
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -62,6 +67,10 @@ class CitedValue:
     @property
     def delta(self) -> float | None:
         return None if self.measured is None or not math.isfinite(self.measured) else self.measured - self.value
+
+    @property
+    def delta_text(self) -> str:
+        return "—" if self.delta is None else f"{self.delta:+.2f}"
 
 
 @dataclass(frozen=True)

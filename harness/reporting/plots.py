@@ -30,11 +30,6 @@ def _mean_and_error(cell: Cell | None) -> tuple[float, float]:
     return cell.stats.mean, cell.stats.ci95 if cell.stats.n > 1 else math.nan
 
 
-def _label(data: ReportData, metric: str) -> str:
-    info = data.metrics[metric]
-    return f"{metric} {info.arrow}" + (f" [{info.unit}]" if info.unit else "")
-
-
 def bar_chart(data: ReportData, metric: str) -> Figure:
     """Grouped bars per dataset, one per method, with 95% intervals (none where n < 2; NaN marked)."""
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(data.datasets) * max(1, len(data.methods)) / 3), 3.2))
@@ -52,7 +47,7 @@ def bar_chart(data: ReportData, metric: str) -> Figure:
                 ax.text(x, 0, "NaN", rotation=90, ha="center", va="bottom", fontsize=7)
         ax.bar(xs, means, width, yerr=errors, capsize=2, label=method)
     ax.set_xticks(range(len(data.datasets)), data.datasets)
-    ax.set_ylabel(_label(data, metric))
+    ax.set_ylabel(data.metrics[metric].label)
     ax.set_title(f"{data.suite.suite}: {metric}, mean ± 95% CI over seeds", fontsize=9)
     ax.legend(fontsize=7, ncols=min(3, max(1, len(data.methods))))
     fig.tight_layout()
@@ -89,7 +84,7 @@ def parameter_curve(data: ReportData, metric: str, entry: str, axis: str) -> Fig
         highs = [m + (e if math.isfinite(e) else 0) for m, e in zip(means, errors)]
         ax.fill_between(xs, lows, highs, alpha=0.2)
     ax.set_xlabel(f"{entry}: {axis}")
-    ax.set_ylabel(_label(data, metric))
+    ax.set_ylabel(data.metrics[metric].label)
     ax.set_title(f"{metric} vs {axis}", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
@@ -113,8 +108,8 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
         if front:
             ax.plot([p[0] for p in front], [p[1] for p in front], linestyle="--", color="grey")
         ax.set_xscale("log")
-        ax.set_xlabel(_label(data, cost))
-        ax.set_ylabel(_label(data, metric))
+        ax.set_xlabel(data.metrics[cost].label)
+        ax.set_ylabel(data.metrics[metric].label)
         ax.set_title(dataset, fontsize=9)
     fig.tight_layout()
     return fig
