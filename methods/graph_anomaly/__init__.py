@@ -19,6 +19,11 @@ metrics.add(
     "graph_anomaly.rec_at_k", "methods.graph_anomaly.metrics:REC_AT_K",
     "recall among the K top-scored test nodes, K = number of test anomalies (GADBench), x100",
 )
+for _bin in ("h00_20", "h20_40", "h40_60", "h60_80", "h80_100"):
+    metrics.add(
+        f"graph_anomaly.auprc_{_bin}", f"methods.graph_anomaly.metrics:AUPRC_{_bin.upper()}",
+        f"AUPRC on the test nodes whose local homophily lies in bin {_bin} (per cent), x100: APF's per-group analysis",
+    )
 
 T = "graph_anomaly.node_scoring"
 methods.add(

@@ -6,6 +6,8 @@ scikit-learn's `roc_auc_score` and `average_precision_score`, ties included.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.stats import rankdata
 
@@ -64,3 +66,44 @@ REC_AT_K = Metric(
     "rec_at_k", recall_at_k, higher_is_better=True, unit="%",
     description="recall among the top-K scored nodes, K = number of test anomalies, x100",
 )
+
+
+@dataclass(frozen=True)
+class HomophilyBinMetric(Metric):
+    """A metric on the test nodes whose local homophily h_i lies in [low, high) ([low, 1] for the last bin).
+
+    h_i = |{j in N(i): y_j = y_i}| / |N(i)|, from all labels (ground truth); APF reports its
+    results per homophily group this way. A bin without both classes scores NaN.
+    """
+
+    low: float = 0.0
+    high: float = 1.0
+
+    def selects(self, homophily: np.ndarray) -> np.ndarray:
+        upper = homophily <= self.high if self.high >= 1.0 else homophily < self.high
+        return (homophily >= self.low) & upper
+
+
+def _auprc_in_bin(low: float, high: float) -> HomophilyBinMetric:
+    closing = "]" if high >= 1.0 else ")"
+    return HomophilyBinMetric(
+        f"auprc_h{round(100 * low):02d}_{round(100 * high)}", auprc, higher_is_better=True, unit="%",
+        description=f"average precision on test nodes with local homophily in [{low:.1f}, {high:.1f}{closing}, x100",
+        low=low, high=high,
+    )
+
+
+AUPRC_H00_20 = _auprc_in_bin(0.0, 0.2)
+AUPRC_H20_40 = _auprc_in_bin(0.2, 0.4)
+AUPRC_H40_60 = _auprc_in_bin(0.4, 0.6)
+AUPRC_H60_80 = _auprc_in_bin(0.6, 0.8)
+AUPRC_H80_100 = _auprc_in_bin(0.8, 1.0)
+HOMOPHILY_BINS = (AUPRC_H00_20, AUPRC_H20_40, AUPRC_H40_60, AUPRC_H60_80, AUPRC_H80_100)
+
+
+def local_homophily(edge_index: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """h_i, the share of i's neighbours with i's label, float64 [N]; NaN for isolated nodes."""
+    src, dst = np.asarray(edge_index)
+    same = np.bincount(src, weights=(y[src] == y[dst]).astype(np.float64), minlength=y.size)
+    degree = np.bincount(src, minlength=y.size).astype(np.float64)
+    return np.divide(same, degree, out=np.full(y.size, np.nan), where=degree > 0)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from methods.graph_anomaly.metrics import HomophilyBinMetric, local_homophily
 from methods.graph_anomaly.splits import semi_supervised_split, supervised_split
 
 
@@ -50,6 +51,7 @@ class NodeScoringInputs:
 class NodeScoringTruth:
     test_idx: np.ndarray
     test_y: np.ndarray
+    test_homophily: np.ndarray  # float64: local homophily of each test node from all labels, NaN if isolated
 
 
 _SEMI_DEFAULTS = {"train_pos": 20, "train_neg": 80, "val_pos": 20, "val_neg": 80}
@@ -115,13 +117,16 @@ class NodeScoring(Task):
                         field="split", hint="Use larger fractions or the semi-supervised split.",
                     )
         inputs = NodeScoringInputs(data.x, data.edge_index, train, y[train], val, y[val])
-        return Instance(inputs=inputs, truth=NodeScoringTruth(test, y[test]))
+        homophily = local_homophily(data.edge_index, y)[test]
+        return Instance(inputs=inputs, truth=NodeScoringTruth(test, y[test], homophily))
 
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
         """Test nodes drawn with replacement: the within-run bootstrap of the test metrics."""
         truth: NodeScoringTruth = instance.truth
         draw = rng.integers(0, truth.test_idx.size, truth.test_idx.size)
-        return Instance(instance.inputs, NodeScoringTruth(truth.test_idx[draw], truth.test_y[draw]))
+        return Instance(
+            instance.inputs, NodeScoringTruth(truth.test_idx[draw], truth.test_y[draw], truth.test_homophily[draw]),
+        )
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         scores = np.asarray(output, dtype=np.float64)
@@ -136,7 +141,14 @@ class NodeScoring(Task):
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         truth: NodeScoringTruth = instance.truth
         scores = _test_scores(predictions, truth.test_idx)
-        return {key: metric(truth.test_y, scores) for key, metric in metrics.items()}
+        return {key: _scored(metric, truth, scores) for key, metric in metrics.items()}
+
+
+def _scored(metric: Metric, truth: NodeScoringTruth, scores: np.ndarray) -> float:
+    if isinstance(metric, HomophilyBinMetric):
+        in_bin = metric.selects(truth.test_homophily)
+        return metric(truth.test_y[in_bin], scores[in_bin])
+    return metric(truth.test_y, scores)
 
 
 def _test_scores(predictions: pd.DataFrame, test_idx: np.ndarray) -> np.ndarray:

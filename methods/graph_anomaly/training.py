@@ -106,6 +106,7 @@ class TrainResult:
         ctx.record("epochs_run", self.epochs_run, "epoch")
         ctx.record("best_val_auprc", self.best_val_auprc, "%")
         ctx.record("train_seconds", self.seconds, "s")
+        ctx.record("epoch_seconds", self.seconds / self.epochs_run, "s")
 
 
 def train_node_classifier(model: nn.Module, data: NodeTensors, config: TrainConfig) -> TrainResult:

@@ -4,12 +4,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from methods.graph_anomaly.metrics import AUPRC, AUROC, REC_AT_K, auprc, auroc, recall_at_k
+from harness import Instance
+from methods.graph_anomaly.metrics import (
+    AUPRC, AUPRC_H00_20, AUPRC_H40_60, AUPRC_H80_100, AUROC, HOMOPHILY_BINS, REC_AT_K, auprc, auroc,
+    local_homophily, recall_at_k,
+)
+from methods.graph_anomaly.task import NodeScoring, NodeScoringTruth
 
 
 @st.composite
@@ -70,3 +76,30 @@ def test_registered_metrics_are_higher_is_better_percentages():
     for metric in (AUROC, AUPRC, REC_AT_K):
         assert metric.higher_is_better and metric.unit == "%"
     assert AUROC(np.array([0, 1]), np.array([0.0, 1.0])) == 100.0
+
+
+def test_local_homophily_counts_same_label_neighbours():
+    # path 0-1-2-3 plus isolated node 4; labels 0 0 1 1 0
+    edges = np.array([[0, 1, 1, 2, 2, 3], [1, 0, 2, 1, 3, 2]])
+    h = local_homophily(edges, np.array([0, 0, 1, 1, 0]))
+    np.testing.assert_allclose(h[:4], [1.0, 0.5, 0.5, 1.0])
+    assert np.isnan(h[4])
+
+
+def test_homophily_bins_partition_the_unit_interval():
+    h = np.array([0.0, 0.19, 0.2, 0.5, 0.79, 0.8, 1.0, np.nan])
+    membership = np.stack([b.selects(h) for b in HOMOPHILY_BINS])
+    np.testing.assert_array_equal(membership[:, :7].sum(axis=0), 1)  # each defined h in exactly one bin
+    assert not membership[:, 7].any()  # isolated nodes in none
+    np.testing.assert_array_equal(membership.argmax(axis=0)[:7], [0, 0, 1, 2, 3, 4, 4])
+
+
+def test_homophily_bin_metric_scores_only_its_nodes():
+    truth = NodeScoringTruth(np.arange(6), np.array([1, 0, 1, 0, 1, 0]), np.array([0.1, 0.1, 0.1, 0.9, 0.9, 0.9]))
+    scores = np.array([0.9, 0.1, 0.8, 0.9, 0.1, 0.5])  # perfect in the low bin, worst in the high bin
+    table = pd.DataFrame({"node": np.arange(6), "score": scores})
+    bins = {"low": AUPRC_H00_20, "mid": AUPRC_H40_60, "high": AUPRC_H80_100}
+    got = NodeScoring().score(Instance(None, truth), table, bins)
+    assert got["low"] == pytest.approx(100.0)
+    assert got["high"] == pytest.approx(auprc(np.array([0, 1, 0]), np.array([0.9, 0.1, 0.5])))
+    assert math.isnan(got["mid"])  # no node in the bin
