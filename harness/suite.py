@@ -178,6 +178,10 @@ class ReportBlock(_Frozen):
     metric: str | None = None
     cell: str = "{mean:.2f} ± {ci95:.2f}"
     bold: Literal["best", "none"] = "best"
+    measures: list[str] = Field(
+        default_factory=list,
+        description="figures the methods record (ctx.record), tabulated like wall_s, lower is better",
+    )
 
     @field_validator("cell")
     @classmethod

@@ -138,7 +138,8 @@ class ReportData:
 
 
 def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
-    """The suite's quality metrics (direction from the registry), then the hardware measures present."""
+    """The suite's quality metrics (direction from the registry), then the hardware measures present,
+    then the method-recorded figures the report block asks for (lower is better)."""
     infos = {}
     for name in suite.metrics:
         metric = metric_registry.get(name, suite.family)
@@ -146,6 +147,10 @@ def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, Metri
     present = {k for r in records for k in r.get("measurements", {})}
     for name, unit in HARDWARE_MEASURES.items():
         if name in present:
+            infos[name] = MetricInfo(name, higher_is_better=False, kind="hardware", unit=unit)
+    for name in suite.report.measures:
+        if name in present and name not in infos:
+            unit = next(r["measurements"][name].get("unit", "") for r in records if name in r.get("measurements", {}))
             infos[name] = MetricInfo(name, higher_is_better=False, kind="hardware", unit=unit)
     return infos
 

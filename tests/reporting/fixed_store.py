@@ -76,6 +76,7 @@ def write_fixed_store(folder: Path, evil: bool = False) -> tuple[Path, Path]:
                 record.update(status="failed", error="ValueError: planted failure")
             else:
                 record.update(status="ok", metrics={"accuracy": value},
-                              measurements={"wall_s": {"value": 0.5 + index / 10, "unit": "s"}})
+                              measurements={"wall_s": {"value": 0.5 + index / 10, "unit": "s"},
+                                            "samples": {"value": 100.0, "unit": "count"}})
             store.put(record)
     return suite_path, store_path

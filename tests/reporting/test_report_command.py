@@ -73,3 +73,18 @@ def test_report_without_the_data_files_matches_runs_by_name(tmp_path):
     data = load_report(suite, store, root=tmp_path)
     assert "names" in data.provenance.selection
     assert data.cell("thr[t=0.0]", "easy", "accuracy").stats.n == 3
+
+
+def test_report_tabulates_the_method_recorded_figures_it_is_asked_for(tmp_path):
+    suite, store = write_fixed_store(tmp_path)
+    from harness.reporting.load import load_report
+
+    plain = load_report(suite, store, root=tmp_path)
+    assert "samples" not in plain.metrics
+    asked = "report: {measures: [samples, absent], metric: accuracy"
+    suite.write_text(suite.read_text().replace("report: {metric: accuracy", asked))
+    data = load_report(suite, store, root=tmp_path)
+    info = data.metrics["samples"]
+    assert (info.kind, info.higher_is_better, info.unit) == ("hardware", False, "count")
+    assert "absent" not in data.metrics  # asked for but recorded by no run: no empty table
+    assert data.cell("thr[t=0.0]", "easy", "samples").stats.mean == 100.0
