@@ -64,10 +64,11 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
             for dataset_name, dataset in resolved.items():
                 if not _in_matrix(suite, entry_name, dataset_name):
                     continue
+                run_params = _on_dataset(source, entry_name, entry, impl, params, dataset_name)
                 for seed in suite.defaults.seeds:
                     predictions_file = _predictions_file(source, entry, entry_name, dataset_name, seed)
                     execution = {
-                        "task": task, "method": impl or "predictions", "version": version, "params": params,
+                        "task": task, "method": impl or "predictions", "version": version, "params": run_params,
                         "predictions": file_sha256(Path(predictions_file)) if predictions_file else None,
                         "dataset": dataset.fingerprint, "seed": seed, "harness": HARNESS_MAJOR,
                     }
@@ -75,7 +76,7 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
                     run = RunSpec(
                         run_key=digest(execution | {"metrics": scoring}), exec_key=digest(execution),
                         suite=suite.suite, task=task, method=label,
-                        method_entry=entry_name, impl=impl, method_version=version, params=params,
+                        method_entry=entry_name, impl=impl, method_version=version, params=run_params,
                         predictions_file=predictions_file, dataset=dataset, metrics=metric_names,
                         metric_versions=metric_versions, seed=seed, device=suite.defaults.device,
                         timeout=suite.defaults.timeout, threads=suite.defaults.threads,
@@ -139,6 +140,27 @@ def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEn
         shown = [k for k, v in grid_axes.items() if len(v) > 1]
         label = name + ("[" + ",".join(f"{k}={chosen[k]}" for k in shown) + "]" if shown else "")
         yield label, impl, str(getattr(cls, "version", "1")), defaults | chosen
+
+
+def _on_dataset(source: YamlSource, name: str, entry: MethodEntry, impl: str | None, params: dict[str, Any],
+                dataset: str) -> dict[str, Any]:
+    """A grid point's parameters with the entry's `dataset_params` for `dataset` applied, checked."""
+    overrides = entry.dataset_params.get(dataset)
+    if not overrides:
+        return params
+    cls = methods.get(impl)
+    unknown = sorted(set(overrides) - set(params)) if not _takes_kwargs(cls) else []
+    if unknown:
+        raise source.error(("methods", name, "dataset_params", dataset, unknown[0]),
+                           f"method '{impl}' has no parameter '{unknown[0]}'",
+                           hint=f"Its parameters: {', '.join(sorted(params)) or 'none'}.")
+    merged = params | overrides
+    try:
+        cls(**merged)
+    except (TypeError, ValueError) as exc:
+        raise source.error(("methods", name, "dataset_params", dataset),
+                           f"invalid parameters for '{impl}' on '{dataset}': {exc}") from None
+    return merged
 
 
 def _constructor_defaults(cls: type) -> dict[str, Any]:

@@ -113,6 +113,10 @@ class MethodEntry(_Frozen):
 
     impl: str | None = None
     params: dict[str, Any] = Field(default_factory=dict, description="a list value expands to a grid axis")
+    dataset_params: dict[str, dict[str, Any]] = Field(
+        default_factory=dict,
+        description="per-dataset values that override params on that dataset (a paper's per-dataset settings)",
+    )
     predictions: str | None = Field(
         None, description="path template with {method}, {dataset}, {seed}: scored, never run"
     )
@@ -122,11 +126,17 @@ class MethodEntry(_Frozen):
     def _impl_or_predictions(self) -> "MethodEntry":
         if (self.impl is None) == (self.predictions is None):
             raise ValueError("give exactly one of 'impl' (a registered method) or 'predictions' (files to score)")
-        if self.predictions is not None and self.params:
-            raise ValueError("'params' has no meaning for a 'predictions' entry")
+        if self.predictions is not None and (self.params or self.dataset_params):
+            raise ValueError("'params' and 'dataset_params' have no meaning for a 'predictions' entry")
         for name, value in self.params.items():
             if isinstance(value, list) and not value:
                 raise ValueError(f"params.{name} is an empty list, so the grid would be empty")
+        for dataset, overrides in self.dataset_params.items():
+            for name, value in overrides.items():
+                if isinstance(self.params.get(name), list):
+                    raise ValueError(f"dataset_params.{dataset}.{name} overrides a grid axis; fix the value or the axis")
+                if isinstance(value, list):
+                    raise ValueError(f"dataset_params.{dataset}.{name} is a list; per-dataset values are not grid axes")
         return self
 
 
@@ -290,6 +300,11 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         if solves is not None and solves != tasks.resolve(suite.task):
             raise source.error(("methods", name, "impl"), f"method '{full}' solves task '{solves}', not '{suite.task}'")
     known = {"method": set(suite.methods), "dataset": set(suite.datasets)}
+    for name, entry in suite.methods.items():
+        for dataset in entry.dataset_params:
+            if dataset not in known["dataset"]:
+                raise source.error(("methods", name, "dataset_params", dataset), f"'{dataset}' is not a dataset of this suite",
+                                   hint=f"Known: {', '.join(sorted(known['dataset']))}.")
     for block in ("include", "exclude"):
         for index, rule in enumerate(getattr(suite.matrix, block)):
             for axis in ("method", "dataset"):

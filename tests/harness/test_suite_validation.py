@@ -128,3 +128,41 @@ def test_ls_lists_plugin_methods_with_descriptions(cli):
     code, out, _ = cli("ls", "methods")
     assert code == 0
     assert "toy.threshold" in out and "toy method threshold" in out
+
+
+DATASET_PARAMS_SUITE = """\
+    schema_version: 1
+    suite: toy
+    task: toy.sign
+    datasets: {easy: {loader: numbers, args: {shift: 1.0}}, hard: {loader: numbers, args: {shift: 0.1}}}
+    metrics: [accuracy]
+    methods:
+      thr: {impl: threshold, params: {t: 0.1}, dataset_params: {hard: {t: 0.3}}}
+    """
+
+
+def test_dataset_params_override_params_on_their_dataset_only(write_suite, tmp_path):
+    from harness.planner import plan
+    from harness.registry import load_plugin_file
+    from harness.suite import load_suite
+    from tests.conftest import TOY_PLUGIN
+
+    load_plugin_file(TOY_PLUGIN)
+    suite, source = load_suite(write_suite(DATASET_PARAMS_SUITE))
+    runs = {run.dataset.name: run for run in plan(suite, source, tmp_path)}
+    assert runs["easy"].params["t"] == 0.1 and runs["hard"].params["t"] == 0.3
+    assert runs["easy"].method == runs["hard"].method == "thr"  # one row in the report
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{impl: threshold, dataset_params: {nowhere: {t: 0.3}}}", "'nowhere' is not a dataset of this suite"),
+    ("{impl: threshold, dataset_params: {hard: {tt: 0.3}}}", "has no parameter 'tt'"),
+    ("{impl: threshold, dataset_params: {hard: {noise: -1}}}", "invalid parameters for 'toy.threshold' on 'hard'"),
+    ("{impl: threshold, params: {t: [0.1, 0.2]}, dataset_params: {hard: {t: 0.3}}}", "overrides a grid axis"),
+])
+def test_bad_dataset_params_name_the_line(cli, write_suite, entry, message):
+    valid = "{impl: threshold, params: {t: 0.1}, dataset_params: {hard: {t: 0.3}}}"
+    path = write_suite(DATASET_PARAMS_SUITE.replace(valid, entry))
+    code, _, err = cli("plan", str(path))
+    assert code == 3, err
+    assert f"{path}:7:" in err and message in err
