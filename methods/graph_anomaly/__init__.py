@@ -48,3 +48,18 @@ methods.add(
     "training-free score: each node's local Rayleigh quotient of the features, the high-frequency energy "
     "that anomalies raise (BWGNN, Tang et al., ICML 2022)", task=T,
 )
+methods.add(
+    "graph_anomaly.dgi_probe", "methods.graph_anomaly.baselines.dgi_probe:DGIProbeDetector",
+    "DGI pre-training (Veličković et al., ICLR 2019) + linear/MLP probe, per Pretrain-GAD (Cheng et al., "
+    "arXiv 2410.18487), probe selected on validation AUPRC (never test)", task=T,
+)
+methods.add(
+    "graph_anomaly.rfgraph", "methods.graph_anomaly.baselines.tree_graph:RFGraphDetector",
+    "random forest on features + neighbour aggregations (GADBench's RFGraph, Tang et al., NeurIPS 2023), "
+    "class-weighted, max_features selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.xgbgraph", "methods.graph_anomaly.baselines.tree_graph:XGBGraphDetector",
+    "XGBoost on features + neighbour aggregations (GADBench's XGBGraph, Tang et al., NeurIPS 2023), "
+    "class-weighted, boosting rounds selected on validation AUPRC", task=T,
+)
