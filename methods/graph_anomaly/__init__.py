@@ -13,6 +13,15 @@ datasets.add(
     "graph_anomaly.injected_sbm", "methods.graph_anomaly.data:injected_sbm",
     "stochastic block model with PyGOD's contextual and structural outliers injected (BOND, Liu et al., NeurIPS 2022)",
 )
+datasets.add(
+    "graph_anomaly.injected_npz", "methods.graph_anomaly.data:load_injected",
+    "multi-class attributed graph from a plain .npz (e.g. Cora) with PyGOD's contextual and structural outliers "
+    "injected; defaults match inj_cora (BOND, Liu et al., NeurIPS 2022)",
+)
+datasets.add(
+    "graph_anomaly.gadbench", "methods.graph_anomaly.gadbench:load_gadbench",
+    "a GADBench dataset file as shipped, DGL's save_graphs format read without DGL (Tang et al., NeurIPS 2023)",
+)
 metrics.add("graph_anomaly.auroc", "methods.graph_anomaly.metrics:AUROC", "area under the ROC curve, test nodes, x100")
 metrics.add("graph_anomaly.auprc", "methods.graph_anomaly.metrics:AUPRC", "average precision on test nodes, x100")
 metrics.add(
@@ -62,4 +71,25 @@ methods.add(
     "graph_anomaly.xgbgraph", "methods.graph_anomaly.baselines.tree_graph:XGBGraphDetector",
     "XGBoost on features + neighbour aggregations (GADBench's XGBGraph, Tang et al., NeurIPS 2023), "
     "class-weighted, boosting rounds selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.gat", "methods.graph_anomaly.baselines.gat:GATDetector",
+    "GAT (Veličković et al., ICLR 2018), 4 concatenated heads, class-weighted, selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.bwgnn", "methods.graph_anomaly.baselines.bwgnn:BWGNNDetector",
+    "BWGNN (Tang et al., ICML 2022): Beta-wavelet band-pass filters, homogeneous, GADBench configuration", task=T,
+)
+methods.add(
+    "graph_anomaly.bernnet", "methods.graph_anomaly.baselines.bernnet:BernNetDetector",
+    "BernNet (He et al., NeurIPS 2021): learnable non-negative Bernstein polynomial filter, K = 2 as in GADBench", task=T,
+)
+methods.add(
+    "graph_anomaly.amnet", "methods.graph_anomaly.baselines.amnet:AMNetDetector",
+    "AMNet (Chai et al., IJCAI 2022): node-level attention over a low-pass and a high-pass Bernstein filter", task=T,
+)
+methods.add(
+    "graph_anomaly.ghrn", "methods.graph_anomaly.baselines.ghrn:GHRNDetector",
+    "GHRN (Gao et al., WWW 2023): BWGNN on the graph pruned of its most heterophilous edges by predicted-label "
+    "high-frequency signal", task=T,
 )

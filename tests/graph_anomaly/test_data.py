@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from harness import DataError
-from methods.graph_anomaly.data import injected_sbm, load_npz
-from methods.graph_anomaly.task import Graph
+from methods.graph_anomaly.data import injected_sbm, load_npz, normalisation_report
+from methods.graph_anomaly.task import Graph, NodeScoring
 
 REDDIT_CONTENT_SHA256 = "372db5d2f7d4b9d5b8590c093024c465ab63e7dcafecf7a4ca8908fce9415d9f"
 
@@ -35,6 +37,7 @@ def _statistics(graph: Graph) -> tuple[int, int, int, int]:
     return graph.num_nodes, graph.edge_index.shape[1], graph.x.shape[1], int(graph.y.sum())
 
 
+@pytest.mark.filterwarnings("ignore:.*normalised")
 def test_load_npz_round_trips_a_graph_with_schema_dtypes(tmp_path):
     arrays = _arrays()
     graph = load_npz(_write(tmp_path, **arrays, name=np.array("toy")))
@@ -44,6 +47,7 @@ def test_load_npz_round_trips_a_graph_with_schema_dtypes(tmp_path):
     assert np.array_equal(graph.y, arrays["y"])
 
 
+@pytest.mark.filterwarnings("ignore:.*normalised")
 def test_load_npz_names_the_graph_after_the_argument_then_the_file(tmp_path):
     path = _write(tmp_path, **_arrays())
     assert load_npz(path).name == "graph"
@@ -51,14 +55,95 @@ def test_load_npz_names_the_graph_after_the_argument_then_the_file(tmp_path):
 
 
 def test_load_npz_bidirects_and_drops_self_loops_and_duplicates_sorted(tmp_path):
-    graph = load_npz(_write(tmp_path, **_arrays()))
+    message = "normalised 4 directed edges into both directions, removed 1 self loop, removed 1 duplicate edge$"
+    with pytest.warns(UserWarning, match=message):
+        graph = load_npz(_write(tmp_path, **_arrays()))
     expected = sorted({(0, 1), (1, 0), (1, 2), (2, 1), (2, 3), (3, 2), (3, 4), (4, 3)})
     assert [tuple(e) for e in graph.edge_index.T.tolist()] == expected
 
 
 def test_load_npz_accepts_a_graph_without_edges(tmp_path):
-    graph = load_npz(_write(tmp_path, **{**_arrays(), "edge_index": np.zeros((2, 0), dtype=np.int64)}))
+    with pytest.warns(UserWarning, match="5 isolated nodes"):
+        graph = load_npz(_write(tmp_path, **{**_arrays(), "edge_index": np.zeros((2, 0), dtype=np.int64)}))
     assert graph.edge_index.shape == (2, 0)
+
+
+def test_normalisation_report_counts_each_change_of_the_toy_graph():
+    arrays = _arrays()  # one direction per edge, a self loop (2, 2) and the duplicate (1, 2)
+    report = normalisation_report(arrays["edge_index"], arrays["x"], 5)
+    assert report == {
+        "self_loops": 1, "duplicate_edges": 1, "reverse_edges_added": 4, "isolated_nodes": 0, "constant_columns": [],
+    }
+
+
+def test_normalisation_report_matches_a_brute_force_count_on_random_multigraphs():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        n = int(rng.integers(2, 15))
+        edges = rng.integers(0, n, size=(2, int(rng.integers(0, 40))))
+        x = rng.integers(0, 2, size=(n, 4)).astype(np.float32)
+        pairs = [tuple(e) for e in edges.T.tolist()]
+        distinct = {p for p in pairs if p[0] != p[1]}
+        kept = {v for p in distinct for v in p}
+        assert normalisation_report(edges, x, n) == {
+            "self_loops": sum(a == b for a, b in pairs),
+            "duplicate_edges": sum(a != b for a, b in pairs) - len(distinct),
+            "reverse_edges_added": sum((b, a) not in distinct for a, b in distinct),
+            "isolated_nodes": n - len(kept),
+            "constant_columns": [c for c in range(4) if np.unique(x[:, c]).size == 1],
+        }
+
+
+def test_normalisation_report_finds_nothing_in_a_clean_graph():
+    graph = injected_sbm(num_nodes=300, seed=2)
+    report = normalisation_report(graph.edge_index, graph.x, graph.num_nodes)
+    assert report == {**report, "self_loops": 0, "duplicate_edges": 0, "reverse_edges_added": 0, "constant_columns": []}
+
+
+CHAIN = np.array([[0, 1, 1, 2, 2, 3, 3, 4], [1, 0, 2, 1, 3, 2, 4, 3]])  # the path 0-1-2-3-4, both directions
+
+NORMALISED_INPUT = {
+    "directed-only edges": ({"edge_index": np.array([[0, 1, 2, 3], [1, 2, 3, 4]])},
+                            "normalised 4 directed edges into both directions"),
+    "self loops": ({"edge_index": np.array([[0, 1, 1, 2, 2, 3, 3, 4, 4, 4], [1, 0, 1, 3, 4, 2, 4, 2, 3, 4]])},
+                   "removed 2 self loops"),
+    "duplicate edges": ({"edge_index": np.array([[0, 1, 0, 1, 2, 3, 3, 4], [1, 0, 1, 0, 3, 2, 4, 3]])},
+                        "removed 2 duplicate edges"),
+    "isolated node": ({"edge_index": np.array([[0, 1, 1, 2], [1, 0, 2, 1]])}, "2 isolated nodes \\(kept\\)"),
+    "constant columns": ({"x": np.c_[np.ones(5), np.arange(5.0), np.zeros(5)]},
+                         "2 constant feature columns \\(0, 2\\) \\(kept\\)"),
+}
+
+
+@pytest.mark.parametrize("change, message", NORMALISED_INPUT.values(), ids=NORMALISED_INPUT.keys())
+def test_load_npz_warns_once_naming_the_file_and_what_it_normalised(tmp_path, change, message):
+    path = _write(tmp_path, **{**_arrays(), "edge_index": CHAIN, **change})
+    with pytest.warns(UserWarning) as caught:
+        graph = load_npz(path)
+    assert len(caught) == 1 and str(caught[0].message).startswith(f"{path}: ")
+    assert re.search(message, str(caught[0].message))
+    keys = graph.edge_index[0] * 5 + graph.edge_index[1]
+    assert np.all(np.diff(keys) > 0) and np.all(graph.edge_index[0] != graph.edge_index[1])
+
+
+def test_load_npz_is_silent_about_a_clean_graph(tmp_path):
+    path = _write(tmp_path, **{**_arrays(), "edge_index": CHAIN})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_npz(path)
+
+
+@pytest.mark.parametrize("y, anomalies", [(np.zeros(200), 0), (np.r_[np.ones(5), np.zeros(195)], 5)],
+                         ids=["no anomalies", "too few for the split"])
+def test_a_loaded_graph_with_too_few_anomalies_fails_at_the_split_naming_its_rule(tmp_path, y, anomalies):
+    rng = np.random.default_rng(0)
+    edges = rng.integers(0, 200, size=(2, 800))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the random edges need cleaning; not the point here
+        graph = load_npz(_write(tmp_path, x=rng.normal(size=(200, 3)), edge_index=edges, y=y.astype(np.int64)))
+    with pytest.raises(DataError, match="train_pos") as caught:
+        NodeScoring().instance(graph, {}, seed=0)
+    assert caught.value.field == "split" and "graph" in str(caught.value) and caught.value.hint
 
 
 BAD_CONTENT = {
