@@ -115,7 +115,8 @@ class MethodEntry(_Frozen):
     params: dict[str, Any] = Field(default_factory=dict, description="a list value expands to a grid axis")
     dataset_params: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
-        description="per-dataset values that override params on that dataset (a paper's per-dataset settings)",
+        description="per-dataset values that override params on that dataset (a paper's per-dataset settings); "
+                    "taken literally: a list here is a list value, not a grid axis",
     )
     predictions: str | None = Field(
         None, description="path template with {method}, {dataset}, {seed}: scored, never run"
@@ -135,8 +136,6 @@ class MethodEntry(_Frozen):
             for name, value in overrides.items():
                 if isinstance(self.params.get(name), list):
                     raise ValueError(f"dataset_params.{dataset}.{name} overrides a grid axis; fix the value or the axis")
-                if isinstance(value, list):
-                    raise ValueError(f"dataset_params.{dataset}.{name} is a list; per-dataset values are not grid axes")
         return self
 
 
