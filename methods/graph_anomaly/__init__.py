@@ -93,3 +93,13 @@ methods.add(
     "GHRN (Gao et al., WWW 2023): BWGNN on the graph pruned of its most heterophilous edges by predicted-label "
     "high-frequency signal", task=T,
 )
+methods.add(
+    "graph_anomaly.chebnetii", "methods.graph_anomaly.baselines.chebnetii:ChebNetIIDetector",
+    "ChebNetII (He et al., NeurIPS 2022): MLP then a learnable Chebyshev-interpolation filter, "
+    "class-weighted, selected on validation AUPRC", task=T,
+)
+methods.add(
+    "graph_anomaly.apf", "methods.graph_anomaly.apf:APFDetector",
+    "APF (Liu et al., ICLR 2026): dual monotone Chebyshev filters, MRQ-guided DGI pre-training, "
+    "gated fine-tuning with a homophily regulariser; selected on validation AUROC", task=T,
+)

@@ -10,18 +10,18 @@ import torch
 from torch import Tensor, nn
 from torch_geometric.nn import GCNConv, SAGEConv
 
-from harness import Method, RunContext
+from harness import Method
 from methods.graph_anomaly.baselines.gcn import GCNDetector
 from methods.graph_anomaly.baselines.graphsage import GraphSAGEDetector
 from methods.graph_anomaly.baselines.logreg import LogisticRegressionDetector
 from methods.graph_anomaly.baselines.mlp import FeedForward, MLPDetector
 from methods.graph_anomaly.baselines.rayleigh import RayleighQuotientScore
-from methods.graph_anomaly.data import injected_sbm
 from methods.graph_anomaly.metrics import auroc
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
+from methods.graph_anomaly.task import Graph, NodeScoring
 from methods.graph_anomaly.training import (
     NodeTensors, TrainConfig, class_weights, node_tensors, train_node_classifier,
 )
+from tests.graph_anomaly.conftest import run_detector
 
 DETECTORS: dict[str, Callable[[], Method]] = {
     "logreg": LogisticRegressionDetector,
@@ -34,38 +34,12 @@ DETECTORS: dict[str, Callable[[], Method]] = {
 NEURAL = ("mlp", "gcn", "graphsage")
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    """Scatter/spmm on this machine's 2 cores is far slower with 2 threads than with 1."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def planted() -> Graph:
-    """PyGOD-style injected SBM whose anomalies also get their features shifted by +0.5.
-
-    Injected outliers alone carry no feature-only signal (a contextual outlier copies a
-    normal node's features), so the shift is what lets the graph-free baselines beat random.
-    """
-    graph = injected_sbm(num_nodes=600, seed=0)
-    x = graph.x.copy()
-    x[graph.y == 1] += 0.5
-    return dataclasses.replace(graph, x=x)
-
-
-def _run(detector: Method, inputs: NodeScoringInputs, seed: int = 0) -> tuple[np.ndarray, RunContext]:
-    torch.manual_seed(seed)  # the harness seeds torch before `run`; tests do it themselves
-    ctx = RunContext(seed=seed, device="cpu", threads=1)
-    return detector.run(inputs, ctx), ctx
 
 
 @pytest.mark.parametrize("name", DETECTORS)
 def test_detector_scores_every_node_finitely_and_beats_random(planted, name):
     instance = NodeScoring().instance(planted, {}, seed=0)
-    scores, _ = _run(DETECTORS[name](), instance.inputs)
+    scores, _ = run_detector(DETECTORS[name](), instance.inputs)
     assert scores.shape == (planted.num_nodes,) and scores.dtype == np.float64
     assert np.isfinite(scores).all()
     truth = instance.truth
@@ -82,24 +56,24 @@ def test_scores_do_not_depend_on_hidden_test_labels(planted, name):
     inputs = instance.inputs
     # the other graph's inputs, built from its labels: equal by construction, since inputs hold no test labels
     other = dataclasses.replace(inputs, train_y=relabelled[inputs.train_idx], val_y=relabelled[inputs.val_idx])
-    np.testing.assert_array_equal(_run(DETECTORS[name](), inputs)[0], _run(DETECTORS[name](), other)[0])
+    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0], run_detector(DETECTORS[name](), other)[0])
 
 
 @pytest.mark.parametrize("name", DETECTORS)
 def test_same_seed_gives_the_same_scores(planted, name):
     inputs = NodeScoring().instance(planted, {}, seed=0).inputs
-    np.testing.assert_array_equal(_run(DETECTORS[name](), inputs)[0], _run(DETECTORS[name](), inputs)[0])
+    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0], run_detector(DETECTORS[name](), inputs)[0])
 
 
 @pytest.mark.parametrize("name", NEURAL)
 def test_another_seed_gives_other_initial_weights_and_scores(planted, name):
     inputs = NodeScoring().instance(planted, {}, seed=0).inputs
-    assert not np.array_equal(_run(DETECTORS[name](), inputs, seed=0)[0], _run(DETECTORS[name](), inputs, seed=1)[0])
+    assert not np.array_equal(run_detector(DETECTORS[name](), inputs, seed=0)[0], run_detector(DETECTORS[name](), inputs, seed=1)[0])
 
 
 @pytest.mark.parametrize("name", NEURAL)
 def test_neural_detector_records_its_training(planted, name):
-    _, ctx = _run(DETECTORS[name](), NodeScoring().instance(planted, {}, seed=0).inputs)
+    _, ctx = run_detector(DETECTORS[name](), NodeScoring().instance(planted, {}, seed=0).inputs)
     figures = ctx.to_json()
     assert {"best_epoch", "epochs_run", "best_val_auprc", "train_seconds"} <= figures.keys()
     assert 1 <= figures["best_epoch"]["value"] <= figures["epochs_run"]["value"] <= 200
@@ -207,7 +181,7 @@ def test_gcn_trains_on_real_reddit_and_beats_random(real_graph_path):
     archive = np.load(real_graph_path("reddit"))
     graph = Graph("reddit", archive["x"], archive["edge_index"], archive["y"])
     instance = NodeScoring().instance(graph, {}, seed=0)
-    scores, ctx = _run(GCNDetector(), instance.inputs)
+    scores, ctx = run_detector(GCNDetector(), instance.inputs)
     test_auroc = auroc(instance.truth.test_y, scores[instance.truth.test_idx])
     assert np.isfinite(scores).all() and scores.shape == (graph.num_nodes,)
     assert test_auroc > 50

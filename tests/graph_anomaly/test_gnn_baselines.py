@@ -12,7 +12,7 @@ from numpy.polynomial import polynomial as P
 from scipy.special import beta as beta_function
 from torch_geometric.utils import to_torch_csr_tensor
 
-from harness import Method, RunContext
+from harness import Method
 from methods.graph_anomaly.baselines.amnet import AdaptiveMultiFrequencyNetwork, AMNetDetector
 from methods.graph_anomaly.baselines.bernnet import BernNetDetector
 from methods.graph_anomaly.baselines.bwgnn import BWGNNDetector
@@ -21,9 +21,9 @@ from methods.graph_anomaly.baselines.ghrn import GHRNDetector, heterophily_score
 from methods.graph_anomaly.baselines.polynomial import (
     Laplacian, bernstein_filter, beta_wavelet_coefficients, laplacian_powers, normalized_adjacency,
 )
-from methods.graph_anomaly.data import injected_sbm
 from methods.graph_anomaly.metrics import auroc
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
+from methods.graph_anomaly.task import NodeScoring
+from tests.graph_anomaly.conftest import run_detector
 
 DETECTORS: dict[str, Callable[[], Method]] = {
     "gat": GATDetector,
@@ -34,22 +34,6 @@ DETECTORS: dict[str, Callable[[], Method]] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    """Sparse products on this machine's 2 cores are far slower with 2 threads than with 1."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def planted() -> Graph:
-    """Injected SBM whose anomalies also get their features shifted by +0.5, so both features and graph carry signal."""
-    graph = injected_sbm(num_nodes=600, seed=0)
-    x = graph.x.copy()
-    x[graph.y == 1] += 0.5
-    return dataclasses.replace(graph, x=x)
 
 
 @pytest.fixture(scope="module")
@@ -171,16 +155,10 @@ def test_ghrn_deletes_the_edges_whose_label_signal_is_most_high_frequency(plante
     assert deleted_cross > 2 * cross.mean()
 
 
-def _run(detector: Method, inputs: NodeScoringInputs, seed: int = 0) -> tuple[np.ndarray, RunContext]:
-    torch.manual_seed(seed)  # the harness seeds torch before `run`; tests do it themselves
-    ctx = RunContext(seed=seed, device="cpu", threads=1)
-    return detector.run(inputs, ctx), ctx
-
-
 @pytest.mark.parametrize("name", DETECTORS)
 def test_detector_scores_every_node_finitely_and_finds_planted_anomalies(planted, name):
     instance = NodeScoring().instance(planted, {}, seed=0)
-    scores, ctx = _run(DETECTORS[name](), instance.inputs)
+    scores, ctx = run_detector(DETECTORS[name](), instance.inputs)
     assert scores.shape == (planted.num_nodes,) and scores.dtype == np.float64
     assert np.isfinite(scores).all()
     assert auroc(instance.truth.test_y, scores[instance.truth.test_idx]) > 70
@@ -196,11 +174,11 @@ def test_scores_do_not_depend_on_hidden_test_labels(planted, name):
     assert not np.array_equal(relabelled, planted.y)
     inputs = instance.inputs
     other = dataclasses.replace(inputs, train_y=relabelled[inputs.train_idx], val_y=relabelled[inputs.val_idx])
-    np.testing.assert_array_equal(_run(DETECTORS[name](), inputs)[0], _run(DETECTORS[name](), other)[0])
+    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0], run_detector(DETECTORS[name](), other)[0])
 
 
 def test_ghrn_trains_on_a_pruned_graph(planted):
-    _, ctx = _run(GHRNDetector(del_ratio=0.05), NodeScoring().instance(planted, {}, seed=0).inputs)
+    _, ctx = run_detector(GHRNDetector(del_ratio=0.05), NodeScoring().instance(planted, {}, seed=0).inputs)
     assert ctx.to_json()["edges_deleted"]["value"] == int(0.05 * planted.edge_index.shape[1] // 2)
 
 

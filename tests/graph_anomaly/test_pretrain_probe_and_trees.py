@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from harness import Method, RunContext
+from harness import Method
 from methods.graph_anomaly.baselines import dgi_probe
 from methods.graph_anomaly.baselines.dgi_probe import (
     DGIProbeDetector, PretrainConfig, fit_probe, pretrain_dgi,
@@ -18,10 +18,10 @@ from methods.graph_anomaly.baselines.dgi_probe import (
 from methods.graph_anomaly.baselines.tree_graph import (
     RFGraphDetector, XGBGraphDetector, neighbour_aggregation, positive_weights,
 )
-from methods.graph_anomaly.data import injected_sbm
 from methods.graph_anomaly.metrics import auprc, auroc
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
+from methods.graph_anomaly.task import NodeScoring
 from methods.graph_anomaly.training import TrainConfig, node_tensors
+from tests.graph_anomaly.conftest import run_detector
 
 needs_xgboost = pytest.mark.skipif(
     importlib.util.find_spec("xgboost") is None, reason="XGBGraph needs xgboost (the `graph` extra: xgboost-cpu)",
@@ -37,32 +37,11 @@ DETECTORS: dict[str, Callable[[], Method]] = {
 NAMES = [pytest.param(n, marks=needs_xgboost) if n == "xgbgraph" else n for n in DETECTORS]
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def planted() -> Graph:
-    """Injected SBM whose anomalies' features are shifted by +0.5, so features carry signal too."""
-    graph = injected_sbm(num_nodes=600, seed=0)
-    x = graph.x.copy()
-    x[graph.y == 1] += 0.5
-    return dataclasses.replace(graph, x=x)
 
 
 @pytest.fixture(scope="module")
 def instance(planted):
     return NodeScoring().instance(planted, {}, seed=0)
-
-
-def _run(detector: Method, inputs: NodeScoringInputs, seed: int = 0) -> tuple[np.ndarray, RunContext]:
-    torch.manual_seed(seed)
-    ctx = RunContext(seed=seed, device="cpu", threads=1)
-    return detector.run(inputs, ctx), ctx
 
 
 # ---- neighbour aggregation (GADBench's GIN_noparam) ----
@@ -103,7 +82,7 @@ def test_positive_class_weight_is_negatives_over_positives():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_detector_scores_every_node_and_beats_auroc_70(instance, planted, name):
-    scores, _ = _run(DETECTORS[name](), instance.inputs)
+    scores, _ = run_detector(DETECTORS[name](), instance.inputs)
     assert scores.shape == (planted.num_nodes,) and scores.dtype == np.float64
     assert np.isfinite(scores).all()
     assert auroc(instance.truth.test_y, scores[instance.truth.test_idx]) > 70
@@ -118,12 +97,12 @@ def test_scores_are_bit_identical_when_hidden_test_labels_are_permuted(instance,
     inputs = instance.inputs
     # the relabelled graph's inputs: equal by construction, since inputs hold no test labels
     other = dataclasses.replace(inputs, train_y=relabelled[inputs.train_idx], val_y=relabelled[inputs.val_idx])
-    np.testing.assert_array_equal(_run(DETECTORS[name](), inputs)[0], _run(DETECTORS[name](), other)[0])
+    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0], run_detector(DETECTORS[name](), other)[0])
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_same_seed_gives_the_same_scores(instance, name):
-    first, second = (_run(DETECTORS[name](), instance.inputs)[0] for _ in range(2))
+    first, second = (run_detector(DETECTORS[name](), instance.inputs)[0] for _ in range(2))
     np.testing.assert_array_equal(first, second)
 
 
@@ -144,8 +123,8 @@ def test_dgi_embeddings_are_bit_identical_whatever_the_train_and_val_labels(inst
     monkeypatch.setattr(dgi_probe, "fit_probe", capturing_fit_probe)
     inputs = instance.inputs
     flipped = dataclasses.replace(inputs, train_y=1 - inputs.train_y, val_y=1 - inputs.val_y)
-    _run(DETECTORS["dgi_linear"](), inputs)
-    _run(DETECTORS["dgi_linear"](), flipped)
+    run_detector(DETECTORS["dgi_linear"](), inputs)
+    run_detector(DETECTORS["dgi_linear"](), flipped)
     assert len(captured) == 2
     torch.testing.assert_close(captured[0], captured[1], rtol=0, atol=0)
 
@@ -161,7 +140,7 @@ def test_dgi_loss_falls_below_its_first_epoch_and_stops_patience_epochs_after_th
 
 
 def test_detector_records_pretraining_and_probe_figures(instance):
-    _, ctx = _run(DETECTORS["dgi_linear"](), instance.inputs)
+    _, ctx = run_detector(DETECTORS["dgi_linear"](), instance.inputs)
     figures = {k: v["value"] for k, v in ctx.to_json().items()}
     assert figures["pretrain_seconds"] > 0
     assert 1 <= figures["pretrain_best_epoch"] <= figures["pretrain_epochs_run"] <= FAST_DGI["epochs"]
@@ -199,12 +178,12 @@ def test_a_single_choice_random_forest_ignores_validation_labels(instance):
     inputs = instance.inputs
     flipped = dataclasses.replace(inputs, val_y=1 - inputs.val_y)
     detector = RFGraphDetector(max_features_grid=("sqrt",))
-    np.testing.assert_array_equal(_run(detector, inputs)[0], _run(detector, flipped)[0])
+    np.testing.assert_array_equal(run_detector(detector, inputs)[0], run_detector(detector, flipped)[0])
 
 
 @needs_xgboost
 def test_xgbgraph_selects_a_round_count_within_bounds_on_validation(instance):
-    scores, ctx = _run(XGBGraphDetector(max_rounds=30), instance.inputs)
+    scores, ctx = run_detector(XGBGraphDetector(max_rounds=30), instance.inputs)
     figures = {k: v["value"] for k, v in ctx.to_json().items()}
     assert 1 <= figures["best_rounds"] <= 30
     val_auprc = auprc(instance.inputs.val_y, scores[instance.inputs.val_idx])
