@@ -78,13 +78,17 @@ class TrainConfig:
     patience: int = 50
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
-            raise ValueError(f"lr must be a positive number, got {self.lr!r}")
-        if not (isinstance(self.weight_decay, (int, float)) and math.isfinite(self.weight_decay)
-                and self.weight_decay >= 0):
-            raise ValueError(f"weight_decay must be a non-negative number, got {self.weight_decay!r}")
+        check_number("lr", self.lr, positive=True)
+        check_number("weight_decay", self.weight_decay, positive=False)
         for key in ("epochs", "patience"):
             check_positive_int(key, getattr(self, key))
+
+
+def check_number(key: str, value: object, positive: bool) -> None:
+    """`ValueError` naming `key` unless `value` is a finite number, > 0 if `positive` else >= 0 (bools rejected)."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or value < 0 or (positive and value == 0):
+        raise ValueError(f"{key} must be a {'positive' if positive else 'non-negative'} number, got {value!r}")
 
 
 def check_positive_int(key: str, value: object) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ import torch
 
 from harness import Method, RunContext
 from methods.graph_anomaly.data import injected_sbm
-from methods.graph_anomaly.task import Graph, NodeScoringInputs
+from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +40,15 @@ def run_detector(detector: Method, inputs: NodeScoringInputs, seed: int = 0) -> 
     torch.manual_seed(seed)
     ctx = RunContext(seed=seed, device="cpu", threads=1)
     return detector.run(inputs, ctx), ctx
+
+
+def assert_ignores_hidden_test_labels(make: Callable[[], Method], graph: Graph) -> None:
+    """Scores are bit-identical when the test nodes' labels are permuted: inputs carry train/val labels only."""
+    instance = NodeScoring().instance(graph, {}, seed=0)
+    test = instance.truth.test_idx
+    relabelled = graph.y.copy()
+    relabelled[test] = np.random.default_rng(1).permutation(relabelled[test])
+    assert not np.array_equal(relabelled, graph.y)
+    inputs = instance.inputs
+    other = dataclasses.replace(inputs, train_y=relabelled[inputs.train_idx], val_y=relabelled[inputs.val_idx])
+    np.testing.assert_array_equal(run_detector(make(), inputs)[0], run_detector(make(), other)[0])

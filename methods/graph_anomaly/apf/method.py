@@ -8,7 +8,6 @@ not visible; defaults come from the bridge script and SAGAD's Reddit row, see `A
 """
 from __future__ import annotations
 
-import math
 import time
 from typing import ClassVar
 
@@ -23,7 +22,7 @@ from methods.graph_anomaly.apf.finetune import (
 )
 from methods.graph_anomaly.apf.pretrain import SUMMARIES, PretrainConfig, pretrain, summary_operator
 from methods.graph_anomaly.task import NodeScoringInputs
-from methods.graph_anomaly.training import check_positive_int, node_tensors
+from methods.graph_anomaly.training import check_number, check_positive_int, node_tensors
 
 FEATURE_NORMS = ("none", "l1", "l2", "standard")
 
@@ -79,9 +78,9 @@ class APFDetector(Method):
         if not (isinstance(dropout, (int, float)) and 0.0 <= dropout < 1.0):
             raise ValueError(f"dropout must be a probability in [0, 1), got {dropout!r}")
         for key, value in (("pretrain_lr", pretrain_lr), ("lr", lr)):
-            _check_number(key, value, positive=True)
+            check_number(key, value, positive=True)
         for key, value in (("pretrain_wd", pretrain_wd), ("weight_decay", weight_decay), ("reg_weight", reg_weight)):
-            _check_number(key, value, positive=False)
+            check_number(key, value, positive=False)
         check_gate_targets(p_a, p_n)
         self.K, self.hidden, self.activation, self.batchnorm = K, hidden, activation, batchnorm
         self.dropout, self.share_linear, self.summary, self.pretrain = float(dropout), share_linear, summary, pretrain
@@ -138,8 +137,3 @@ def _check_choice(key: str, value: object, allowed: tuple) -> None:
     if isinstance(value, bool) or value not in allowed:
         raise ValueError(f"{key} must be one of {', '.join(map(str, allowed))}; got {value!r}")
 
-
-def _check_number(key: str, value: object, positive: bool) -> None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or value < 0 or (positive and value == 0):
-        raise ValueError(f"{key} must be a {'positive' if positive else 'non-negative'} number, got {value!r}")

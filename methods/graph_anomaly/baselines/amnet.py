@@ -19,8 +19,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from methods.graph_anomaly.baselines.polynomial import Laplacian, bernstein_filter
-from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
+from methods.graph_anomaly.baselines.polynomial import Laplacian, PolynomialFilterDetector, bernstein_filter
 
 
 class MonotoneBernsteinConv(nn.Module):
@@ -65,16 +64,7 @@ class AdaptiveMultiFrequencyNetwork(nn.Module):
         return self.head(F.dropout(mixed, self.dropout, self.training))
 
 
-class AMNetDetector(NodeClassifierDetector):
+class AMNetDetector(PolynomialFilterDetector):
     """AMNet trained with GADBench's loop; `order` is the Bernstein degree K (GADBench: 2)."""
 
-    def __init__(
-        self, hidden: int = 32, order: int = 2, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("order", order)
-        super().__init__(hidden, 2, dropout, lr, weight_decay, epochs, patience)
-        self.order = order
-
-    def build_model(self, in_features: int) -> nn.Module:
-        return AdaptiveMultiFrequencyNetwork(in_features, self.hidden, self.order, self.dropout)
+    network = AdaptiveMultiFrequencyNetwork

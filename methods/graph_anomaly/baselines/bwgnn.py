@@ -14,8 +14,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from methods.graph_anomaly.baselines.mlp import FeedForward
-from methods.graph_anomaly.baselines.polynomial import Laplacian, beta_wavelet_coefficients, laplacian_powers
-from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
+from methods.graph_anomaly.baselines.polynomial import (
+    Laplacian, PolynomialFilterDetector, beta_wavelet_coefficients, laplacian_powers,
+)
 
 
 class BetaWaveletNetwork(nn.Module):
@@ -36,16 +37,7 @@ class BetaWaveletNetwork(nn.Module):
         return self.head(F.dropout(bands, self.dropout, self.training))
 
 
-class BWGNNDetector(NodeClassifierDetector):
+class BWGNNDetector(PolynomialFilterDetector):
     """BWGNN trained with GADBench's loop; `order` is the Beta-wavelet order d (GADBench: 2)."""
 
-    def __init__(
-        self, hidden: int = 32, order: int = 2, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("order", order)
-        super().__init__(hidden, 2, dropout, lr, weight_decay, epochs, patience)
-        self.order = order
-
-    def build_model(self, in_features: int) -> nn.Module:
-        return BetaWaveletNetwork(in_features, self.hidden, self.order, self.dropout)
+    network = BetaWaveletNetwork

@@ -34,7 +34,7 @@ from harness import Method, RunContext
 from methods.graph_anomaly.baselines.mlp import FeedForward
 from methods.graph_anomaly.task import NodeScoringInputs
 from methods.graph_anomaly.training import (
-    NodeTensors, TrainConfig, TrainResult, check_positive_int, node_tensors, train_node_classifier,
+    NodeTensors, TrainConfig, TrainResult, check_number, check_positive_int, node_tensors, train_node_classifier,
 )
 
 PROBES = {"linear": 1, "mlp": 2}  # probe name -> FeedForward layers
@@ -74,9 +74,7 @@ class PretrainConfig:
     def __post_init__(self) -> None:
         for key in ("hidden", "epochs", "patience"):
             check_positive_int(key, getattr(self, key))
-        if isinstance(self.lr, bool) or not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr)
-                                             and self.lr > 0):
-            raise ValueError(f"lr must be a positive number, got {self.lr!r}")
+        check_number("lr", self.lr, positive=True)
 
 
 @dataclass(frozen=True)

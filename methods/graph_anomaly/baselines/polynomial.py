@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import ClassVar
 
 import numpy as np
 import torch
 from numpy.polynomial import polynomial as P
 from scipy.special import beta as beta_function
 from torch import Tensor, nn
+
+from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
 
 
 def normalized_adjacency(adj_t: Tensor) -> Tensor:
@@ -74,3 +77,23 @@ def bernstein_filter(laplacian: Laplacian, h: Tensor, adj_t: Tensor, theta: Tens
             term = 2 * term - laplacian(term, adj_t)
         out = out + theta[k] * (math.comb(order, k) / 2**order) * term
     return out
+
+
+class PolynomialFilterDetector(NodeClassifierDetector):
+    """A spectral baseline trained with GADBench's loop; its depth is the polynomial `order` (GADBench: 2).
+
+    A subclass names its `network(in_features, hidden, order, dropout)`.
+    """
+
+    network: ClassVar[type[nn.Module]]
+
+    def __init__(
+        self, hidden: int = 32, order: int = 2, dropout: float = 0.0,
+        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
+    ) -> None:
+        check_positive_int("order", order)
+        super().__init__(hidden, 2, dropout, lr, weight_decay, epochs, patience)
+        self.order = order
+
+    def build_model(self, in_features: int) -> nn.Module:
+        return self.network(in_features, self.hidden, self.order, self.dropout)
