@@ -114,6 +114,13 @@ def off_table(ref: CitedValue, cols: tuple[str, ...]) -> str:
 
 
 def interval_note(data: ReportData) -> str:
+    """What a cell shows, read off the suite's cell template: mean ± 95% CI, or mean ± std."""
     seeds = ", ".join(map(str, data.seeds))
-    kind = "Student t" if data.interval == "t" else "percentile bootstrap"
-    return f"mean ± 95% CI ({kind}) over seeds {seeds}; n=1 cells show no interval"
+    template = data.suite.report.cell
+    if any(f"{{{field}" in template for field in ("ci95", "ci_low", "ci_high")):
+        spread = f"95% CI ({'Student t' if data.interval == 't' else 'percentile bootstrap'})"
+    elif "{std" in template:
+        spread = "standard deviation"
+    else:
+        return f"mean over seeds {seeds}"
+    return f"mean ± {spread} over seeds {seeds}; n=1 cells show no interval"

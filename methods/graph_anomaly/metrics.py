@@ -73,7 +73,8 @@ class HomophilyBinMetric(Metric):
     """A metric on the test nodes whose local homophily h_i lies in [low, high) ([low, 1] for the last bin).
 
     h_i = |{j in N(i): y_j = y_i}| / |N(i)|, from all labels (ground truth); APF reports its
-    results per homophily group this way. A bin without both classes scores NaN.
+    results per homophily group this way. A bin without both classes scores NaN: ranking
+    needs both (on Reddit every anomaly has h_i = 0 and every normal user h_i = 1).
     """
 
     low: float = 0.0
@@ -83,11 +84,18 @@ class HomophilyBinMetric(Metric):
         upper = homophily <= self.high if self.high >= 1.0 else homophily < self.high
         return (homophily >= self.low) & upper
 
+    def in_bin(self, y_true: np.ndarray, y_score: np.ndarray, homophily: np.ndarray) -> float:
+        selected = self.selects(homophily)
+        labels = np.asarray(y_true)[selected]
+        if labels.all() or not labels.any():  # one class only (or empty): nothing to rank
+            return float("nan")
+        return self(labels, np.asarray(y_score)[selected])
+
 
 def _auprc_in_bin(low: float, high: float) -> HomophilyBinMetric:
     closing = "]" if high >= 1.0 else ")"
     return HomophilyBinMetric(
-        f"auprc_h{round(100 * low):02d}_{round(100 * high)}", auprc, higher_is_better=True, unit="%",
+        f"auprc_h{round(100 * low):02d}_{round(100 * high)}", auprc, higher_is_better=True, version="2", unit="%",
         description=f"average precision on test nodes with local homophily in [{low:.1f}, {high:.1f}{closing}, x100",
         low=low, high=high,
     )

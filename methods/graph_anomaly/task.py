@@ -146,8 +146,7 @@ class NodeScoring(Task):
 
 def _scored(metric: Metric, truth: NodeScoringTruth, scores: np.ndarray) -> float:
     if isinstance(metric, HomophilyBinMetric):
-        in_bin = metric.selects(truth.test_homophily)
-        return metric(truth.test_y[in_bin], scores[in_bin])
+        return metric.in_bin(truth.test_y, scores, truth.test_homophily)
     return metric(truth.test_y, scores)
 
 

@@ -103,3 +103,10 @@ def test_homophily_bin_metric_scores_only_its_nodes():
     assert got["low"] == pytest.approx(100.0)
     assert got["high"] == pytest.approx(auprc(np.array([0, 1, 0]), np.array([0.9, 0.1, 0.5])))
     assert math.isnan(got["mid"])  # no node in the bin
+
+
+def test_homophily_bin_with_one_class_only_is_nan_not_a_perfect_score():
+    truth = NodeScoringTruth(np.arange(4), np.array([1, 1, 0, 0]), np.array([0.0, 0.1, 0.9, 1.0]))
+    table = pd.DataFrame({"node": np.arange(4), "score": [0.1, 0.2, 0.3, 0.4]})
+    got = NodeScoring().score(Instance(None, truth), table, {"low": AUPRC_H00_20, "high": AUPRC_H80_100})
+    assert math.isnan(got["low"]) and math.isnan(got["high"])  # plain AUPRC would give the low bin 100

@@ -88,3 +88,13 @@ def test_report_tabulates_the_method_recorded_figures_it_is_asked_for(tmp_path):
     assert (info.kind, info.higher_is_better, info.unit) == ("hardware", False, "count")
     assert "absent" not in data.metrics  # asked for but recorded by no run: no empty table
     assert data.cell("thr[t=0.0]", "easy", "samples").stats.mean == 100.0
+
+
+def test_report_says_std_when_the_cell_template_shows_std(tmp_path):
+    from harness.reporting.layout import interval_note
+    from harness.reporting.load import load_report
+
+    suite, store = write_fixed_store(tmp_path)
+    assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± 95% CI (Student t)")
+    suite.write_text(suite.read_text().replace('cell: "{mean:.1f} ± {ci95:.1f}"', 'cell: "{mean:.1f} ± {std:.1f}"'))
+    assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± standard deviation over seeds")
