@@ -44,6 +44,8 @@ def table(data: ReportData, metric: str) -> Table:
         for col in cols:
             method, dataset = (row, col) if by_method else (col, row)
             cells[(row, col)] = data.cell(method, dataset, metric)
+    if metric in data.suite.report.measures:  # rows of methods that never record the figure say nothing
+        rows = [row for row in rows if any(cells[(row, col)] is not None for col in cols)]
     ranks = _ranks(data, metric, cells, by_method)
     template = data.suite.report.cell if data.metrics[metric].kind == "quality" else HARDWARE_CELL
     return Table(metric, data.suite.report.rows, tuple(rows), tuple(cols), cells, ranks, template)

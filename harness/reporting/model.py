@@ -176,6 +176,8 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
     for (method, dataset), group in grouped.items():
         ok = sorted((r for r in group if r["status"] == "ok"), key=lambda r: r["seed"])
         for name, info in infos.items():
+            if name in suite.report.measures and not any(name in r.get("measurements", {}) for r in ok):
+                continue  # a figure this method does not record: no cell, not a NaN one
             values = tuple(_value(r, name, info.kind) for r in ok)
             cells[(method, dataset, name)] = Cell(
                 method, dataset, name, summarize(values, interval), tuple(r["seed"] for r in ok), values,

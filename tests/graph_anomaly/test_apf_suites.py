@@ -16,15 +16,15 @@ ABLATION = REPO / "suites" / "gad_apf_ablation.yaml"
 
 
 @pytest.mark.real_data
-def test_both_suites_plan_ten_trials_on_four_graphs_and_share_apf_runs(real_graph_path):
+def test_both_suites_plan_ten_trials_and_share_apf_runs(real_graph_path):
     root = real_graph_path("reddit").parents[1]
     for name in ("tolokers", "cora"):
         real_graph_path(name)
     main_runs = plan(*load_suite(MAIN), root)
     ablation_runs = plan(*load_suite(ABLATION), root)
-    assert len(main_runs) == 13 * 4 * 10 and len(ablation_runs) == 11 * 4 * 10
+    assert len(main_runs) == 13 * 4 * 10 and len(ablation_runs) == 11 * 3 * 10  # no Cora: CPU budget
     main_apf = {r.run_key for r in main_runs if r.method == "apf"}
-    assert main_apf == {r.run_key for r in ablation_runs if r.method == "apf"}  # stored once, reported in both
+    assert {r.run_key for r in ablation_runs if r.method == "apf"} <= main_apf  # stored once, reported in both
     tolokers = next(r for r in main_runs if r.method == "apf" and r.dataset.name == "tolokers")
     reddit = next(r for r in main_runs if r.method == "apf" and r.dataset.name == "reddit")
     assert (tolokers.params["head_hidden"], tolokers.params["p_a"]) == ([64, 64], 0.7)  # SAGAD's Tolokers row

@@ -88,6 +88,9 @@ def test_report_tabulates_the_method_recorded_figures_it_is_asked_for(tmp_path):
     assert (info.kind, info.higher_is_better, info.unit) == ("hardware", False, "count")
     assert "absent" not in data.metrics  # asked for but recorded by no run: no empty table
     assert data.cell("thr[t=0.0]", "easy", "samples").stats.mean == 100.0
+    from harness.reporting.layout import table
+
+    assert "noisy" in table(data, "samples").rows  # it records the figure on the seeds that ran
 
 
 def test_report_says_std_when_the_cell_template_shows_std(tmp_path):
