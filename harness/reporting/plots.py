@@ -30,10 +30,17 @@ def _mean_and_error(cell: Cell | None) -> tuple[float, float]:
     return cell.stats.mean, cell.stats.ci95 if cell.stats.n > 1 else math.nan
 
 
+def method_colors(methods: tuple[str, ...]) -> dict[str, Any]:
+    """One distinct colour per method, the same in every plot: tab10, or tab20 past ten methods."""
+    palette = plt.get_cmap("tab10" if len(methods) <= 10 else "tab20").colors
+    return {method: palette[i % len(palette)] for i, method in enumerate(methods)}
+
+
 def bar_chart(data: ReportData, metric: str) -> Figure:
     """Grouped bars per dataset, one per method, with 95% intervals (none where n < 2; NaN marked)."""
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(data.datasets) * max(1, len(data.methods)) / 3), 3.2))
     width = 0.8 / max(1, len(data.methods))
+    colors = method_colors(data.methods)
     for i, method in enumerate(data.methods):
         xs, means, errors = [], [], []
         for j, dataset in enumerate(data.datasets):
@@ -45,7 +52,7 @@ def bar_chart(data: ReportData, metric: str) -> Figure:
                 errors.append(error if math.isfinite(error) else 0.0)
             else:
                 ax.text(x, 0, "NaN", rotation=90, ha="center", va="bottom", fontsize=7)
-        ax.bar(xs, means, width, yerr=errors, capsize=2, label=method)
+        ax.bar(xs, means, width, yerr=errors, capsize=2, label=method, color=colors[method])
     ax.set_xticks(range(len(data.datasets)), data.datasets)
     ax.set_ylabel(data.metrics[metric].label)
     ax.set_title(f"{data.suite.suite}: {metric}, mean ± 95% CI over seeds", fontsize=9)
@@ -95,6 +102,7 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
     """Quality against cost per method, one panel per dataset; the non-dominated methods are joined."""
     fig, axes = plt.subplots(1, len(data.datasets), figsize=(3.6 * len(data.datasets), 3.2), squeeze=False)
     higher = data.metrics[metric].higher_is_better
+    colors = method_colors(data.methods)
     for ax, dataset in zip(axes[0], data.datasets):
         points = []
         for method in data.methods:
@@ -102,7 +110,7 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
             price, _ = _mean_and_error(data.cell(method, dataset, cost))
             if math.isfinite(quality) and math.isfinite(price):
                 points.append((price, quality, method))
-                ax.scatter(price, quality)
+                ax.scatter(price, quality, color=colors[method])
                 ax.annotate(method, (price, quality), fontsize=7, xytext=(3, 3), textcoords="offset points")
         front = _non_dominated(points, higher)
         if front:
