@@ -10,6 +10,7 @@ from methods.graph_anomaly.baselines.chebnetii import ChebNetII, ChebNetIIDetect
 from methods.graph_anomaly.metrics import auroc
 from methods.graph_anomaly.task import NodeScoring
 from methods.graph_anomaly.training import TrainConfig, node_tensors, train_node_classifier
+from tests.graph_anomaly.conftest import assert_ignores_hidden_test_labels
 
 
 def test_chebnetii_beats_random_on_the_planted_graph(planted):
@@ -34,3 +35,7 @@ def test_training_moves_the_filter_away_from_all_pass(planted):
 def test_bad_parameters_raise(params):
     with pytest.raises(ValueError, match=next(iter(params))):
         ChebNetIIDetector(**params)
+
+
+def test_chebnetii_ignores_hidden_test_labels(planted):
+    assert_ignores_hidden_test_labels(ChebNetIIDetector, planted)
