@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -18,6 +20,12 @@ def data_root() -> Path:
         return Path(os.environ["HARNESS_DATA_ROOT"])
     shared = REPO.parent / "shared" / "data"
     return shared if shared.is_dir() else REPO / "data"
+
+
+def interruptible(command: list[str], **kwargs) -> subprocess.Popen:  # noqa: ANN003
+    """`subprocess.Popen` whose child takes SIGINT as Ctrl-C even when this test process was started
+    in the background, where shells hand SIGINT down ignored (and Python then never raises KeyboardInterrupt)."""
+    return subprocess.Popen(command, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kwargs)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from harness.store import Store
-from tests.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN, interruptible
 from tests.harness.test_resume import SLOW_SUITE, _stored
 
 DEVICES_SUITE = """\
@@ -45,8 +45,8 @@ def test_without_gpus_workers_are_not_pinned(cli, write_suite, store, monkeypatc
 def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(write_suite, store):
     suite = str(write_suite(SLOW_SUITE))
     command = [sys.executable, "-m", "harness.cli", "run", suite, "--store", str(store), "--plugin", TOY_PLUGIN]
-    coordinator = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+    coordinator = interruptible(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
     deadline = time.monotonic() + 60
     while _stored(store) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

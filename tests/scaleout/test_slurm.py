@@ -19,7 +19,7 @@ from harness.registry import executors, load_plugin_file
 from harness.runner import plan_suite
 from harness.store import Store
 from harness.suite import Resources
-from tests.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN, interruptible
 from tests.scaleout.equivalence import MIXED, MIXED_STATUSES, QUICKSTART, comparable_records
 from tests.scaleout.slurm_cluster import PARTITION, slurm_cluster  # noqa: F401 - a fixture
 
@@ -205,7 +205,7 @@ def _coordinator_with_submitted_jobs(suite: str, store: Path) -> tuple[subproces
     journal = store.parent / f"{store.stem}-runs" / "slow" / "slurm" / "submitted.json"
     command = [sys.executable, "-m", "harness.cli", "run", suite, "--store", str(store), "--executor", "slurm",
                "--slurm-max-concurrent", "2", "--plugin", TOY_PLUGIN]
-    coordinator = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    coordinator = interruptible(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not journal.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
