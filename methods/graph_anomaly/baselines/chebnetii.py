@@ -38,9 +38,12 @@ class ChebNetIIDetector(NodeClassifierDetector):
 
     version: ClassVar[str] = "1"
 
-    def __init__(self, K: int = 10, **kwargs: object) -> None:
+    def __init__(
+        self, K: int = 10, hidden: int = 32, layers: int = 2, dropout: float = 0.0,
+        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
+    ) -> None:
         check_positive_int("K", K)
-        super().__init__(**kwargs)
+        super().__init__(hidden, layers, dropout, lr, weight_decay, epochs, patience)
         self.K = K
 
     def build_model(self, in_features: int) -> nn.Module:
