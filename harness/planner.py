@@ -164,16 +164,40 @@ def _on_dataset(source: YamlSource, name: str, entry: MethodEntry, impl: str | N
 
 
 def _constructor_defaults(cls: type) -> dict[str, Any]:
-    parameters = inspect.signature(cls).parameters.values()
-    return {
-        p.name: (None if p.default is inspect.Parameter.empty else p.default)
-        for p in parameters
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-    }
+    """Named constructor parameters with their defaults (None where required).
+
+    A constructor that forwards `**kwargs` to its base class's takes the base's named
+    parameters too, so they are collected down the MRO until a constructor without `**kwargs`.
+    """
+    defaults: dict[str, Any] = {}
+    for init in _forwarding_inits(cls):
+        for p in inspect.signature(init).parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "self":
+                defaults.setdefault(p.name, None if p.default is inspect.Parameter.empty else p.default)
+    return defaults
 
 
 def _takes_kwargs(cls: type) -> bool:
-    return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(cls).parameters.values())
+    """Whether the constructor accepts names beyond those `_constructor_defaults` lists."""
+    inits = _forwarding_inits(cls)
+    return bool(inits) and _has_var_keyword(inits[-1])
+
+
+def _forwarding_inits(cls: type) -> list[Any]:
+    """`cls.__init__`, then each base's own `__init__` for as long as the previous one takes `**kwargs`."""
+    inits: list[Any] = []
+    for klass in cls.__mro__:
+        init = vars(klass).get("__init__")
+        if init is None or klass is object:
+            continue
+        inits.append(init)
+        if not _has_var_keyword(init):
+            break
+    return inits
+
+
+def _has_var_keyword(function: Any) -> bool:
+    return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(function).parameters.values())
 
 
 def _in_matrix(suite: Suite, method: str, dataset: str) -> bool:

@@ -1,0 +1,1 @@
+"""Partial-label losses and graph self-supervised baselines on the family's GIN encoder."""

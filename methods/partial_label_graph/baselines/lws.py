@@ -1,0 +1,48 @@
+"""LWS, the leveraged weighted loss (Wen et al., "Leveraged Weighted Loss for Partial Label
+Learning", ICML 2021, Eq. 6 with the sigmoid loss).
+
+L_i = sum_{c in S_i} w_ic sigmoid(-z_ic) + beta sum_{c not in S_i} w_ic sigmoid(z_ic): the
+candidates' scores are pushed up and the non-candidates' down, each weighted by a
+confidence that, like PRODEN's, follows the model's probabilities (renormalised within
+the candidates and within the non-candidates). beta = 1 is the paper's default ("LWS-1";
+its grid is {1, 2}).
+"""
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from harness import RunContext
+from methods.graph_anomaly.training import check_number
+from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.task import PartialLabelInputs
+from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
+
+
+def leveraged_weighted_loss(logits: Tensor, candidates: Tensor, weights: Tensor, beta: float) -> Tensor:
+    inside = (weights * candidates * torch.sigmoid(-logits)).sum(dim=1)
+    outside = (weights * (1 - candidates) * torch.sigmoid(logits)).sum(dim=1)
+    return (inside + beta * outside).mean()
+
+
+def split_confidence(probabilities: Tensor, candidates: Tensor) -> Tensor:
+    """Probabilities renormalised within the candidates plus within the non-candidates."""
+    return normalised(probabilities * candidates) + normalised(probabilities * (1 - candidates))
+
+
+class LWS(PartialLabelMethod):
+    def __init__(self, beta: float = 1.0, **training: object) -> None:
+        check_number("beta", beta, positive=False)
+        super().__init__(**training)
+        self.beta = float(beta)
+
+    def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
+        self.confidence = split_confidence(torch.ones_like(data.candidates), data.candidates)
+
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+        logits = model(batch)
+        candidates = data.candidates[positions]
+        loss = leveraged_weighted_loss(logits, candidates, self.confidence[positions], self.beta)
+        with torch.no_grad():
+            self.confidence[positions] = split_confidence(torch.softmax(logits, dim=1), candidates)
+        return loss

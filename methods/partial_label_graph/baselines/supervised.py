@@ -1,0 +1,23 @@
+"""The supervised upper bound: the same GIN trained with cross-entropy on the true labels.
+
+The only method that reads `inputs.train_true_y`; its gap to the partial-label methods
+is what the candidate noise costs.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from harness import RunContext
+from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.task import PartialLabelInputs
+from methods.partial_label_graph.training import PartialLabelMethod, TrainingData
+
+
+class SupervisedUpperBound(PartialLabelMethod):
+    def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
+        self.true_y = torch.as_tensor(inputs.train_true_y, device=data.train_idx.device).long()
+
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+        return F.cross_entropy(model(batch), self.true_y[positions])
