@@ -6,7 +6,7 @@ tasks.add(
     "graph classification from candidate label sets (uniform noise q); test accuracy on true labels (PRISM, ICLR 2026)",
 )
 datasets.add(
-    "partial_label_graph.tu_npz", "methods.partial_label_graph.data:load_tu_npz",
+    "partial_label_graph.tu_npz", "methods.partial_label_graph.tu_npz:load_tu_npz",
     "a TU graph-classification set in the project's npz form (edge_index, graph_ptr, x, y; shared/data/tu)",
 )
 datasets.add(

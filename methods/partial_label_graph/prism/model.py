@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch_geometric.nn import global_add_pool
 from torch_geometric.utils import softmax as segment_softmax
+from torch_geometric.utils import to_dense_batch
 
 from methods.partial_label_graph.batching import GraphBatch
 from methods.partial_label_graph.encoder import GINEncoder
@@ -109,11 +110,13 @@ class PRISMNet(nn.Module):
         [inferred] cosine with a temperature rather than the raw dot product h_v . p_c: the
         prototypes average l2-normalised graph embeddings, while node states are unnormalised.
         """
-        affinity = F.normalize(h, dim=1) @ prototypes.T / self.temperature   # [n, C]
+        affinity = F.normalize(h, dim=1) @ prototypes.T / self.temperature         # [n, C]
         alpha = segment_softmax(affinity, batch.batch, num_nodes=h.shape[0])      # per graph, per class
-        weighted = alpha.unsqueeze(2) * h.unsqueeze(1)                             # [n, C, d]
-        return global_add_pool(weighted.flatten(1), batch.batch, size=batch.num_graphs).view(
-            batch.num_graphs, *prototypes.shape)
+        # one [C, n_i] x [n_i, d] product per graph, padded to a batched matmul: forming
+        # alpha_vc h_v as an [n, C, d] tensor is what made COIL-DEL (100 classes) slow
+        dense_h, _ = to_dense_batch(h, batch.batch, batch_size=batch.num_graphs)
+        dense_alpha, _ = to_dense_batch(alpha, batch.batch, batch_size=batch.num_graphs)
+        return torch.bmm(dense_alpha.transpose(1, 2), dense_h)
 
     @torch.no_grad()
     def update_prototypes(self, embeddings: Tensor, confidence: Tensor, candidates: Tensor, momentum: float) -> None:
