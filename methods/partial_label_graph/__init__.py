@@ -49,3 +49,13 @@ methods.add(
     "PRISM (ICLR 2026): prototype substructures + multi-band spectral attention, top-k relational graphs over "
     "overlapping candidates, candidate-projected label propagation; inferred details are parameters", task=T,
 )
+methods.add(
+    "partial_label_graph.pico", f"{_B}.pico:PiCO",
+    "PiCO (Wang et al., ICLR 2022) adapted to graphs: MoCo-style contrast over augmented views, "
+    "prototype-based label disambiguation, GIN encoder", task=T,
+)
+methods.add(
+    "partial_label_graph.graphcl", f"{_B}.graphcl:GraphCL",
+    "GraphCL (You et al., NeurIPS 2020) pre-training of the GIN encoder, then PRODEN partial-label fine-tuning",
+    task=T,
+)

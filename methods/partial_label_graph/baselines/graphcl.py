@@ -1,0 +1,107 @@
+"""GraphCL pre-training, then PRODEN fine-tuning (You et al., "Graph Contrastive Learning with
+Augmentations", NeurIPS 2020; the "graph SSL + PLL" row group of PRISM's Table 1).
+
+The GIN encoder is first trained without labels to tell each graph's two views apart from the other
+graphs' (NT-Xent through a projection head); the whole network (encoder and a fresh linear head) is
+then fine-tuned with the PRODEN partial-label loss (baselines/proden.py) by the family's loop.
+
+Pre-training follows GraphCL's unsupervised TU setting (github.com/Shen-Lab/GraphCL,
+unsupervised_TU/gsimclr.py, go.sh, README.md):
+- the two views are the graph itself and one augmented copy, as gsimclr.py pairs `data` with
+  `data_aug`; the copy draws node dropping or subgraph per graph ("random2", the first pool the
+  README lists; the paper finds these two the generally helpful ones), ratio 0.2 (the paper's strength);
+- NT-Xent with temperature 0.2 (`simclr.loss_cal`: T = 0.2, cosine similarities, each graph's
+  negatives the other graphs' augmented views);
+- projection head Linear(d, d), ReLU, Linear(d, d) on the graph embedding (`simclr.proj_head`);
+- 20 epochs, batch 128 (gsimclr.py), Adam lr 0.01 (go.sh).
+`pretrain_on` chooses the graphs pre-training sees: "all" (default) is every graph of the data
+set, structure and features only, as GraphCL pre-trains on the whole data set without labels;
+"train" restricts it to the training graphs. Labels and candidate sets are never read.
+"""
+from __future__ import annotations
+
+import time
+
+import torch
+from torch import Tensor, nn
+
+from harness import RunContext
+from methods.graph_anomaly.training import check_number, check_positive_int
+from methods.partial_label_graph.augment import IDENTITY, augment, check_augmentation, check_ratio
+from methods.partial_label_graph.baselines.proden import PRODEN
+from methods.partial_label_graph.batching import GraphTensors
+from methods.partial_label_graph.encoder import GINEncoder
+from methods.partial_label_graph.task import PartialLabelInputs
+from methods.partial_label_graph.training import TrainingData
+
+PRETRAIN_GRAPHS = ("all", "train")
+
+
+def nt_xent(views: Tensor, other_views: Tensor, temperature: float) -> Tensor:
+    """GraphCL's NT-Xent: -log of exp(cos(z_i, z'_i) / T) over sum_{j != i} exp(cos(z_i, z'_j) / T),
+    averaged over i (gsimclr.py's `loss_cal`, computed in log space)."""
+    similarity = nn.functional.normalize(views, dim=1) @ nn.functional.normalize(other_views, dim=1).T / temperature
+    positive = similarity.diagonal()
+    others = similarity.masked_fill(torch.eye(similarity.shape[0], dtype=torch.bool, device=similarity.device), float("-inf"))
+    return (torch.logsumexp(others, dim=1) - positive).mean()
+
+
+def pretrain_encoder(
+    encoder: GINEncoder, graphs: GraphTensors, graph_ids: Tensor, *, epochs: int, batch_size: int, lr: float,
+    temperature: float, augmentation: str, ratio: float, generator: torch.Generator,
+) -> list[float]:
+    """Train `encoder` in place by NT-Xent between each graph and its augmented view; the mean loss
+    of each epoch. A batch of one graph has no negatives and is skipped."""
+    hidden = encoder.hidden
+    projection = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, hidden)).to(graphs.device)
+    optimizer = torch.optim.Adam([*encoder.parameters(), *projection.parameters()], lr=lr)
+    encoder.train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for batch in graphs.batches(graph_ids, batch_size, generator):
+            if batch.num_graphs < 2:
+                continue
+            view = augment(batch, augmentation, generator, ratio)
+            loss = nt_xent(projection(encoder(batch)[1]), projection(encoder(view)[1]), temperature)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total, count = total + float(loss.detach()) * batch.num_graphs, count + batch.num_graphs
+        losses.append(total / max(count, 1))
+    return losses
+
+
+class GraphCL(PRODEN):
+    def __init__(
+        self, pretrain_on: str = "all", pretrain_epochs: int = 20, pretrain_batch_size: int = 128,
+        pretrain_lr: float = 0.01, temperature: float = 0.2, augmentation: str = "random2",
+        augmentation_ratio: float = 0.2, **training: object,
+    ) -> None:
+        if pretrain_on not in PRETRAIN_GRAPHS:
+            raise ValueError(f"pretrain_on must be one of {', '.join(PRETRAIN_GRAPHS)}, got {pretrain_on!r}")
+        check_positive_int("pretrain_epochs", pretrain_epochs)
+        check_positive_int("pretrain_batch_size", pretrain_batch_size)
+        check_number("pretrain_lr", pretrain_lr, positive=True)
+        check_number("temperature", temperature, positive=True)
+        check_augmentation("augmentation", augmentation)
+        if augmentation == IDENTITY:
+            raise ValueError("augmentation must change the graph: 'none' makes the two views identical")
+        check_ratio("augmentation_ratio", augmentation_ratio)
+        super().__init__(**training)
+        self.pretrain_on, self.pretrain_epochs, self.pretrain_batch_size = pretrain_on, pretrain_epochs, pretrain_batch_size
+        self.pretrain_lr, self.temperature = float(pretrain_lr), float(temperature)
+        self.augmentation, self.augmentation_ratio = augmentation, float(augmentation_ratio)
+
+    def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
+        graph_ids = (torch.arange(data.graphs.num_graphs, device=data.train_idx.device)
+                     if self.pretrain_on == "all" else data.train_idx)
+        start = time.perf_counter()
+        losses = pretrain_encoder(
+            model.encoder, data.graphs, graph_ids, epochs=self.pretrain_epochs, batch_size=self.pretrain_batch_size,
+            lr=self.pretrain_lr, temperature=self.temperature, augmentation=self.augmentation,
+            ratio=self.augmentation_ratio, generator=torch.Generator().manual_seed(ctx.seed + 1),
+        )
+        ctx.record("pretrain_seconds", time.perf_counter() - start, "s")
+        ctx.record("pretrain_final_loss", losses[-1], "")
+        super().setup(model, data, inputs, ctx)
