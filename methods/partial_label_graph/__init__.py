@@ -9,15 +9,6 @@ datasets.add(
     "partial_label_graph.tu_npz", "methods.partial_label_graph.tu_npz:load_tu_npz",
     "a TU graph-classification set in the project's npz form (edge_index, graph_ptr, x, y; shared/data/tu)",
 )
-datasets.add(
-    "partial_label_graph.tu_raw", "methods.partial_label_graph.data:load_tu_raw",
-    "a TU graph-classification set as TUDataset ships it: path = DS_A.txt beside DS_graph_indicator.txt, "
-    "DS_graph_labels.txt and optional node labels/attributes",
-)
-datasets.add(
-    "partial_label_graph.motif_graphs", "methods.partial_label_graph.motifs:motif_graphs",
-    "generated graphs whose class is a planted motif (cycle, clique, star, house, grid, ...); features carry no class",
-)
 metrics.add("partial_label_graph.accuracy", "methods.partial_label_graph.metrics:ACCURACY", "test accuracy, %")
 metrics.add(
     "partial_label_graph.train_accuracy", "methods.partial_label_graph.metrics:TRAIN_ACCURACY",
