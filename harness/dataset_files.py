@@ -1,8 +1,9 @@
 """Where dataset files live (the data root) and what identifies a dataset (its fingerprint).
 
-A loader argument named `path` or ending in `_path` is a file under the data root: it
-is resolved here, checked to exist, and its content hash enters the fingerprint, so a
-changed file means new runs while a moved data root does not.
+A loader argument named `path` or ending in `_path` is a file (or a folder of files, such
+as a TU dataset's raw text files) under the data root: it is resolved here, checked to
+exist, and its content hash enters the fingerprint, so a changed file means new runs
+while a moved data root does not.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import DataError
-from harness.fingerprint import digest, file_sha256
+from harness.fingerprint import digest, file_sha256, folder_sha256
 
 DATA_ROOT_ENV = "HARNESS_DATA_ROOT"
 DEFAULT_DATA_ROOT = Path("data")
@@ -46,9 +47,9 @@ def resolve_dataset(name: str, loader: str, args: dict[str, Any], split: dict[st
     content: dict[str, Any] = {}
     for key, value in args.items():
         if is_path_arg(key):
-            path = _existing_file(name, key, value, root)
+            path = _existing_path(name, key, value, root)
             load_args[key] = str(path)
-            content[key] = file_sha256(path)
+            content[key] = folder_sha256(path) if path.is_dir() else file_sha256(path)
         else:
             load_args[key] = value
             content[key] = value
@@ -56,10 +57,10 @@ def resolve_dataset(name: str, loader: str, args: dict[str, Any], split: dict[st
     return ResolvedDataset(name, loader, dict(args), load_args, dict(split), fingerprint)
 
 
-def _existing_file(dataset: str, key: str, value: Any, root: Path) -> Path:
+def _existing_path(dataset: str, key: str, value: Any, root: Path) -> Path:
     path = Path(str(value)).expanduser()
     full = path if path.is_absolute() else root / path
-    if not full.is_file():
+    if not (full.is_file() or full.is_dir()):
         raise DataError(
             f"dataset '{dataset}': file '{value}' not found (expected {full.absolute()})",
             field=f"datasets.{dataset}.args.{key}",

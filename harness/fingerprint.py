@@ -29,3 +29,9 @@ def file_sha256(path: Path) -> str:
                 sha.update(block)
         _FILE_HASHES[key] = sha.hexdigest()
     return _FILE_HASHES[key]
+
+
+def folder_sha256(path: Path) -> str:
+    """sha256 over a folder's files (relative names and contents), e.g. a TU dataset's raw text files."""
+    files = sorted(f for f in path.rglob("*") if f.is_file())
+    return digest({f.relative_to(path).as_posix(): file_sha256(f) for f in files}, length=64)

@@ -9,6 +9,15 @@ datasets.add(
     "partial_label_graph.tu_npz", "methods.partial_label_graph.tu_npz:load_tu_npz",
     "a TU graph-classification set in the project's npz form (edge_index, graph_ptr, x, y; shared/data/tu)",
 )
+datasets.add(
+    "partial_label_graph.tu_raw", "methods.partial_label_graph.tu_raw:load_tu_raw",
+    "a TU graph-classification set as the TU collection ships it: a folder or zip of DS_A.txt, "
+    "DS_graph_indicator.txt, DS_graph_labels.txt, ...",
+)
+datasets.add(
+    "partial_label_graph.motifs", "methods.partial_label_graph.motifs:motif_graphs",
+    "generated graphs: random trees with one planted motif per class (triangle, square, house, k4, ...)",
+)
 metrics.add("partial_label_graph.accuracy", "methods.partial_label_graph.metrics:ACCURACY", "test accuracy, %")
 metrics.add(
     "partial_label_graph.train_accuracy", "methods.partial_label_graph.metrics:TRAIN_ACCURACY",

@@ -1,5 +1,9 @@
-"""A tiny graph set the family's tests share: two classes told apart by a triangle."""
+"""What the family's tests share: a tiny graph set whose classes are told apart by triangles,
+a writer of TU text files, and where the real TU files are."""
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,6 +12,8 @@ import torch
 from harness import RunContext
 from methods.partial_label_graph.graphs import GraphSet
 from methods.partial_label_graph.task import PartialLabelClassification
+
+TU = Path(os.environ.get("HARNESS_DATA_ROOT", Path(__file__).parents[3] / "shared" / "data")) / "tu"
 
 
 def tiny_graph_set(num_graphs: int = 48, num_classes: int = 3, seed: int = 0) -> GraphSet:
@@ -39,3 +45,20 @@ def tiny_instance(tiny):
 def context():
     torch.set_num_threads(1)
     return RunContext(seed=0, device="cpu", threads=1)
+
+
+def write_tu_raw(
+    folder: Path, name: str, edge_index: np.ndarray, graph_ptr: np.ndarray, graph_labels: np.ndarray,
+    node_labels: np.ndarray | None = None, attributes: np.ndarray | None = None,
+) -> Path:
+    """The TU collection's text files for arrays in the npz layout (0-based ids become 1-based)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savetxt(folder / f"{name}_A.txt", edge_index.T + 1, fmt="%d", delimiter=", ")
+    np.savetxt(folder / f"{name}_graph_indicator.txt", np.repeat(np.arange(graph_ptr.size - 1), np.diff(graph_ptr)) + 1,
+               fmt="%d")
+    np.savetxt(folder / f"{name}_graph_labels.txt", graph_labels, fmt="%d")
+    if node_labels is not None:
+        np.savetxt(folder / f"{name}_node_labels.txt", node_labels, fmt="%d")
+    if attributes is not None:
+        np.savetxt(folder / f"{name}_node_attributes.txt", attributes, fmt="%.9g", delimiter=", ")
+    return folder

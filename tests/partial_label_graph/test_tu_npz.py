@@ -1,7 +1,6 @@
 """The TU npz loader: schema checks with named fields, feature choice, the real files."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +8,7 @@ import pytest
 
 from harness import DataError
 from methods.partial_label_graph.tu_npz import load_tu_npz
-
-TU = Path(os.environ.get("HARNESS_DATA_ROOT", Path(__file__).parents[3] / "shared" / "data")) / "tu"
+from tests.partial_label_graph.conftest import TU
 
 
 def _arrays() -> dict[str, np.ndarray]:
