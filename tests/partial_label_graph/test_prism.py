@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from methods.partial_label_graph.prism import PRISM
 from methods.partial_label_graph.prism.relational import (
@@ -126,3 +128,23 @@ def test_prism_needs_a_view_and_valid_parameters():
         PRISM(mu=1.5)
     with pytest.raises(ValueError, match="propagation_start"):
         PRISM(propagation_start="labels")
+
+
+def test_one_propagation_round_is_the_restart_mix_projected_onto_the_candidates():
+    candidates = _random_candidates(6, 4, seed=7)
+    initial, adjacency = torch.rand(6, 4), torch.rand(6, 6)
+    y0 = row_normalised(initial * candidates)
+    expected = row_normalised((0.3 * y0 + 0.7 * row_normalised(adjacency @ y0)) * candidates)
+    assert torch.allclose(propagate(initial, [adjacency], candidates, mu=0.3, iterations=1), expected, atol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(2, 12), classes=st.integers(2, 7), mu=st.floats(0.0, 0.99), rounds=st.integers(1, 6),
+       seed=st.integers(0, 10_000))
+def test_any_propagation_keeps_rows_distributions_on_their_candidates(rows, classes, mu, rounds, seed):
+    torch.manual_seed(seed)
+    candidates = _random_candidates(rows, classes, seed=seed)
+    adjacencies = [top_k_graph(torch.randn(rows, rows), candidates_overlap(candidates), k=3) for _ in range(2)]
+    labels = propagate(torch.rand(rows, classes), adjacencies, candidates, mu=mu, iterations=rounds)
+    assert torch.allclose(labels.sum(dim=1), torch.ones(rows), atol=1e-5)
+    assert (labels >= 0).all() and not labels[candidates == 0].any()
