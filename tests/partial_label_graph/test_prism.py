@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from methods.partial_label_graph.prism import PRISM
+from methods.partial_label_graph.prism.model import PRISMNet
 from methods.partial_label_graph.prism.relational import (
     band_similarity, candidates_overlap, propagate, row_normalised, substructure_similarity, top_k_graph,
 )
@@ -114,8 +115,11 @@ def test_prism_returns_class_probabilities_and_keeps_q_on_the_candidates(tiny_in
     assert "eigen_seconds" in context.measurements and "best_val_accuracy" in context.measurements
 
 
-@pytest.mark.parametrize("ablation", [{}, {"substructure": False}, {"spatial": False}, {"spectral": False},
-                                      {"propagation": False}, {"propagation_start": "confidence"}])
+@pytest.mark.parametrize("ablation", [
+    {}, {"substructure": False}, {"spatial": False}, {"spectral": False}, {"propagation": False},
+    {"propagation_start": "confidence"}, {"spatial_input": "substructures"}, {"spectral_node_states": False},
+    {"prototype_filter": "candidates"}, {"weighted_edges": False}, {"inference": "spatial"}, {"inference": "spectral"},
+])
 def test_every_ablation_trains(tiny_instance, context, ablation):
     scores = _run(PRISM(epochs=2, warmup_epochs=0, eigenpairs=4, batch_size=16, **ablation), tiny_instance, context)
     assert np.isfinite(scores).all()
@@ -128,6 +132,33 @@ def test_prism_needs_a_view_and_valid_parameters():
         PRISM(mu=1.5)
     with pytest.raises(ValueError, match="propagation_start"):
         PRISM(propagation_start="labels")
+    with pytest.raises(ValueError, match="inference 'spectral' reads a view this variant switches off"):
+        PRISM(spectral=False, inference="spectral")
+    with pytest.raises(ValueError, match="spatial_input 'substructures' needs"):
+        PRISM(substructure=False, spatial_input="substructures")
+
+
+def test_unweighted_top_k_keeps_the_same_edges_with_weight_one():
+    torch.manual_seed(3)
+    similarity = torch.randn(8, 8)
+    allowed = candidates_overlap(_random_candidates(8, 5, seed=5))
+    weighted, binary = top_k_graph(similarity, allowed, 3), top_k_graph(similarity, allowed, 3, weighted=False)
+    kept = binary > 0
+    assert set(binary[kept].tolist()) == {1.0} and not binary[~allowed].any()
+    assert ((weighted > 0) <= kept).all()                      # weighting only zeroes negative similarities
+    assert torch.equal(weighted[kept], similarity[kept].clamp_min(0))
+
+
+@pytest.mark.parametrize("prototype_filter, expected_members", [("argmax", [[0], [1]]), ("candidates", [[0], [0, 1]])])
+def test_prototypes_move_toward_the_graphs_the_filter_admits(prototype_filter, expected_members):
+    net = PRISMNet(3, 2, hidden=4, layers=1, dropout=0.0, harmonics=2, head_layers=1, attention_temperature=0.1,
+                   spatial=True, spectral=False, substructure=True, prototype_filter=prototype_filter)
+    embeddings = torch.tensor([[1.0, 0, 0, 0], [0, 1.0, 0, 0]])
+    confidence = torch.tensor([[0.9, 0.1], [0.0, 1.0]])        # graph 0 leans to class 0, graph 1 is class 1
+    candidates = torch.tensor([[1.0, 1.0], [0.0, 1.0]])
+    net.update_prototypes(embeddings, confidence, candidates, momentum=0.5)
+    for c, members in enumerate(expected_members):
+        assert torch.allclose(net.prototypes[c], 0.5 * embeddings[members].mean(dim=0))
 
 
 def test_one_propagation_round_is_the_restart_mix_projected_onto_the_candidates():
@@ -138,7 +169,16 @@ def test_one_propagation_round_is_the_restart_mix_projected_onto_the_candidates(
     assert torch.allclose(propagate(initial, [adjacency], candidates, mu=0.3, iterations=1), expected, atol=1e-6)
 
 
-@settings(max_examples=40, deadline=None)
+def test_without_restart_a_row_whose_neighbours_hold_none_of_its_candidates_keeps_its_value():
+    candidates = torch.tensor([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])
+    initial = torch.tensor([[0.7, 0.3, 0.0], [0.0, 0.0, 1.0]])     # graph 1 is sure of class 2, outside S_0
+    edge = torch.tensor([[0.0, 1.0], [1.0, 0.0]])
+    labels = propagate(initial, [edge], candidates, mu=0.0, iterations=1)
+    assert torch.allclose(labels[0], initial[0])                   # nothing on {0, 1} arrives: kept
+    assert torch.allclose(labels[1], torch.tensor([0.0, 1.0, 0.0]))  # graph 0's class-1 mass, projected
+
+
+@settings(max_examples=60, deadline=None)
 @given(rows=st.integers(2, 12), classes=st.integers(2, 7), mu=st.floats(0.0, 0.99), rounds=st.integers(1, 6),
        seed=st.integers(0, 10_000))
 def test_any_propagation_keeps_rows_distributions_on_their_candidates(rows, classes, mu, rounds, seed):

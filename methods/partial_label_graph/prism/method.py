@@ -10,9 +10,11 @@ its default from the spec's suggested grid:
   current confidences Q (`"confidence"`);
 - propagation and the Q update start after `warmup_epochs` (before, Q stays uniform on
   the candidates: the relational graph of an untrained encoder is noise);
-- z^spa, the prototype filtering, the attention temperature, weighted top-k edges and the
-  eigenvector signs: see model.py, relational.py and spectral.py;
-- inference: argmax of P^spa + P^spe;
+- z^spa (`spatial_input`), what f_shared reads (`spectral_node_states`), the prototype
+  filtering (`prototype_filter`), the attention temperature, weighted top-k edges
+  (`weighted_edges`) and the eigenvector signs (`random_sign_flips`): see model.py,
+  relational.py and spectral.py;
+- inference (`inference`): argmax of P^spa + P^spe, or of one view's P;
 - MLP_spa / MLP_spe depth (`head_layers`) and the Q momentum beta were chosen on ENZYMES
   validation accuracy (q = 0.3, seeds 0-2; never test): one linear layer and beta = 0.99
   gave 59.4 %, two layers and beta = 0.9 gave 51.1 %.
@@ -38,16 +40,24 @@ from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
 
 
+PROPAGATION_STARTS = ("predictions", "confidence")
+SPATIAL_INPUTS = ("graph+substructures", "substructures")
+PROTOTYPE_FILTERS = ("argmax", "candidates")
+INFERENCE_RULES = ("sum", "spatial", "spectral")
+
+
 class PRISM(PartialLabelMethod):
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"   # 2: propagation keeps a row the round would leave empty (mu = 0)
 
     def __init__(
         self, prototype_momentum: float = 0.9, k_spatial: int = 10, k_spectral: int = 10, eigenpairs: int = 8,
         harmonics: int = 4, mu: float = 0.5, propagation_steps: int = 5, confidence_momentum: float = 0.99,
         head_layers: int = 1,
         attention_temperature: float = 0.1, warmup_epochs: int = 5, propagation_start: str = "predictions",
-        random_sign_flips: bool = True, substructure: bool = True, spatial: bool = True, spectral: bool = True,
-        propagation: bool = True, **training: object,
+        random_sign_flips: bool = True, spatial_input: str = "graph+substructures", spectral_node_states: bool = True,
+        prototype_filter: str = "argmax", weighted_edges: bool = True, inference: str = "sum",
+        substructure: bool = True, spatial: bool = True, spectral: bool = True, propagation: bool = True,
+        **training: object,
     ) -> None:
         super().__init__(**training)
         for key, value in {"prototype_momentum": prototype_momentum, "mu": mu,
@@ -61,21 +71,33 @@ class PRISM(PartialLabelMethod):
         check_number("attention_temperature", attention_temperature, positive=True)
         if isinstance(warmup_epochs, bool) or not isinstance(warmup_epochs, int) or warmup_epochs < 0:
             raise ValueError(f"warmup_epochs must be a non-negative integer, got {warmup_epochs!r}")
-        if propagation_start not in ("predictions", "confidence"):
-            raise ValueError(f"propagation_start must be 'predictions' or 'confidence', got {propagation_start!r}")
+        for key, value, allowed in (("propagation_start", propagation_start, PROPAGATION_STARTS),
+                                    ("spatial_input", spatial_input, SPATIAL_INPUTS),
+                                    ("prototype_filter", prototype_filter, PROTOTYPE_FILTERS),
+                                    ("inference", inference, INFERENCE_RULES)):
+            if value not in allowed:
+                raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
         if not (spatial or spectral):
             raise ValueError("PRISM needs at least one view: spatial and spectral cannot both be false")
+        if (inference == "spatial" and not spatial) or (inference == "spectral" and not spectral):
+            raise ValueError(f"inference '{inference}' reads a view this variant switches off")
+        if spatial_input == "substructures" and not (spatial and substructure):
+            raise ValueError("spatial_input 'substructures' needs the spatial view with substructure: true")
         self.prototype_momentum, self.mu, self.confidence_momentum = prototype_momentum, mu, confidence_momentum
         self.k_spatial, self.k_spectral, self.eigenpairs, self.harmonics = k_spatial, k_spectral, eigenpairs, harmonics
         self.propagation_steps, self.attention_temperature = propagation_steps, attention_temperature
         self.head_layers = head_layers
         self.warmup_epochs, self.propagation_start, self.random_sign_flips = warmup_epochs, propagation_start, random_sign_flips
         self.substructure, self.spatial, self.spectral, self.propagation = substructure, spatial, spectral, propagation
+        self.spatial_input, self.spectral_node_states = spatial_input, spectral_node_states
+        self.prototype_filter, self.weighted_edges, self.inference = prototype_filter, weighted_edges, inference
 
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
         return PRISMNet(
             in_features, num_classes, self.hidden, self.layers, self.dropout, self.harmonics, self.head_layers,
             self.attention_temperature, self.spatial, self.spectral, self.substructure,
+            spatial_input=self.spatial_input, spectral_node_states=self.spectral_node_states,
+            prototype_filter=self.prototype_filter,
         )
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
@@ -133,15 +155,19 @@ class PRISM(PartialLabelMethod):
                 substructure_similarity(views.substructures, model.prototypes, candidates)
                 if views.substructures is not None else views.graph_embeddings @ views.graph_embeddings.T
             )
-            graphs.append(top_k_graph(similarity, allowed, self.k_spatial))
+            graphs.append(top_k_graph(similarity, allowed, self.k_spatial, self.weighted_edges))
         if views.bands is not None:
-            graphs.append(top_k_graph(band_similarity(views.bands, views.band_valid), allowed, self.k_spectral))
+            graphs.append(top_k_graph(band_similarity(views.bands, views.band_valid), allowed, self.k_spectral,
+                                      self.weighted_edges))
         return graphs
 
     def logits(self, model: nn.Module, batch: GraphBatch) -> Tensor:
-        """log of P^spa + P^spe (or the one view kept): its argmax is PRISM's prediction."""
+        """log of P^spa + P^spe (or of the view `inference` names, or of the one view kept):
+        its argmax is PRISM's prediction."""
         views = self.views(model, batch, flip_signs=False)
-        probabilities = sum(z.softmax(dim=1) for z in (views.spatial_logits, views.spectral_logits) if z is not None)
+        read = {"sum": (views.spatial_logits, views.spectral_logits),
+                "spatial": (views.spatial_logits,), "spectral": (views.spectral_logits,)}[self.inference]
+        probabilities = sum(z.softmax(dim=1) for z in read if z is not None)
         return probabilities.clamp_min(1e-12).log()
 
 

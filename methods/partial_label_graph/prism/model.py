@@ -44,19 +44,21 @@ class SpectralView(nn.Module):
     """rho(lambda) = [sin(k lambda), cos(k lambda)]_{k=1..K} W_rho; X^(p) = u_p (x) rho(lambda_p);
     z^(p) = READOUT(f_shared(X^(p))); attention over the bands pools them.
 
-    [inferred] f_shared reads each node's GIN state beside its band encoding: with the
-    encoding alone the view would ignore node features, and Table 2's "w/o Spa" (this view
-    alone) could not land within three points of the full model. f_shared is a two-layer
+    [inferred] f_shared reads each node's GIN state beside its band encoding (`node_states`):
+    with the encoding alone the view would ignore node features, and Table 2's "w/o Spa" (this
+    view alone) could not land within three points of the full model. f_shared is a two-layer
     MLP, W2 relu(W_h h_v + X^(p)_v + b1) + b2, its input layer's band block folded into
     W_rho; since the sum readout is linear, W2 is applied after it (b2 added once per graph),
     so no [n, T, d] matrix product is formed.
     """
 
-    def __init__(self, hidden: int, harmonics: int, num_classes: int, head_layers: int) -> None:
+    def __init__(self, hidden: int, harmonics: int, num_classes: int, head_layers: int, node_states: bool = True) -> None:
         super().__init__()
         self.register_buffer("orders", torch.arange(1, harmonics + 1, dtype=torch.float32))
         self.rho = nn.Linear(2 * harmonics, hidden, bias=False)
-        self.state_in = nn.Linear(hidden, hidden)
+        # node_states=False: f_shared sees the band encoding alone, W2 relu(X^(p)_v + b1) + b2
+        self.state_in = nn.Linear(hidden, hidden) if node_states else None
+        self.band_bias = None if node_states else nn.Parameter(torch.zeros(hidden))
         self.shared_out = nn.Linear(hidden, hidden)
         self.score = nn.Sequential(nn.Linear(hidden, hidden), nn.Tanh(), nn.Linear(hidden, 1, bias=False))
         self.head = classifier_head(hidden, num_classes, head_layers)
@@ -65,7 +67,8 @@ class SpectralView(nn.Module):
         """(logits [B, C], band embeddings z^(p) [B, T, d]); eigvals/valid [B, T], eigvecs [n, T]."""
         angles = eigvals.unsqueeze(2) * self.orders                                  # [B, T, K]
         rho = self.rho(torch.cat([angles.sin(), angles.cos()], dim=2))              # [B, T, d]
-        hidden = torch.relu(self.state_in(h).unsqueeze(1) + eigvecs.unsqueeze(2) * rho[batch.batch])  # [n, T, d]
+        base = self.state_in(h).unsqueeze(1) if self.state_in is not None else self.band_bias
+        hidden = torch.relu(base + eigvecs.unsqueeze(2) * rho[batch.batch])                      # [n, T, d]
         pooled_hidden = global_add_pool(hidden.flatten(1), batch.batch, size=batch.num_graphs).view_as(rho)
         bands = self.shared_out(pooled_hidden)
         attention = self.score(bands).squeeze(2).masked_fill(~valid, float("-inf")).softmax(dim=1)
@@ -75,15 +78,19 @@ class SpectralView(nn.Module):
 class PRISMNet(nn.Module):
     def __init__(
         self, in_features: int, num_classes: int, hidden: int, layers: int, dropout: float, harmonics: int,
-        head_layers: int, attention_temperature: float, spatial: bool, spectral: bool, substructure: bool,
+        head_layers: int, attention_temperature: float, spatial: bool, spectral: bool, substructure: bool, *,
+        spatial_input: str = "graph+substructures", spectral_node_states: bool = True,
+        prototype_filter: str = "argmax",
     ) -> None:
         super().__init__()
         self.encoder = GINEncoder(in_features, hidden, layers, dropout)
         self.spatial_head = classifier_head(hidden, num_classes, head_layers) if spatial else None
-        self.spectral = SpectralView(hidden, harmonics, num_classes, head_layers) if spectral else None
+        self.spectral = (SpectralView(hidden, harmonics, num_classes, head_layers, spectral_node_states)
+                         if spectral else None)
         self.register_buffer("prototypes", torch.zeros(num_classes, hidden))
         self.temperature = attention_temperature
         self.substructure = substructure and spatial
+        self.spatial_input, self.prototype_filter = spatial_input, prototype_filter
 
     def forward(self, batch: GraphBatch, eigvals: Tensor, eigvecs: Tensor, valid: Tensor) -> Views:
         h, g = self.encoder(batch)
@@ -94,10 +101,11 @@ class PRISMNet(nn.Module):
             z_spa = g
             if self.substructure:
                 substructures = self.substructures(h, batch, prototypes)
-                # [inferred] z^spa = g_i + sum_c pi_ic r_i^(c), pi = softmax over classes of cos(g_i, p_c)/tau:
-                # defined alike for unlabelled graphs, where Q_i is unknown
+                # [inferred] z^spa = g_i + sum_c pi_ic r_i^(c) (`spatial_input`, or the sum alone), pi =
+                # softmax over classes of cos(g_i, p_c)/tau: defined alike for unlabelled graphs, where Q_i is unknown
                 pi = (unit_g @ prototypes.T / self.temperature).softmax(dim=1)
-                z_spa = g + (pi.unsqueeze(2) * substructures).sum(dim=1)
+                mixed = (pi.unsqueeze(2) * substructures).sum(dim=1)
+                z_spa = g + mixed if self.spatial_input == "graph+substructures" else mixed
             spatial_logits = self.spatial_head(z_spa)
         spectral_logits = bands = None
         if self.spectral is not None:
@@ -123,9 +131,13 @@ class PRISMNet(nn.Module):
         """p_c <- m p_c + (1 - m) mean of g_i over the batch graphs with c in S_i and argmax Q_i = c.
 
         The argmax filter is our reading of the paper's unspecified "confidence-based
-        filtering" [inferred]; a class no batch graph passes for keeps its prototype.
+        filtering" [inferred]; `prototype_filter="candidates"` drops it (every graph with c in
+        S_i counts, the spec's unfiltered formula). A class no batch graph passes for keeps
+        its prototype.
         """
-        chosen = F.one_hot(confidence.argmax(dim=1), confidence.shape[1]).float() * candidates  # [B, C]
+        chosen = candidates.float()                                                             # [B, C]
+        if self.prototype_filter == "argmax":
+            chosen = chosen * F.one_hot(confidence.argmax(dim=1), confidence.shape[1]).float()
         counts = chosen.sum(dim=0)
         means = chosen.T @ embeddings / counts.clamp_min(1).unsqueeze(1)
         present = counts > 0

@@ -50,14 +50,16 @@ def band_similarity(band_embeddings: Tensor, valid: Tensor) -> Tensor:
     return score.masked_fill(~both, float("-inf")).amax(dim=2)
 
 
-def top_k_graph(similarity: Tensor, allowed: Tensor, k: int) -> Tensor:
-    """A [B, B]: per row the k most similar allowed columns, weighted by their similarity
-    clamped at 0 [inferred: the paper does not say whether the kept edges are weighted]."""
+def top_k_graph(similarity: Tensor, allowed: Tensor, k: int, weighted: bool = True) -> Tensor:
+    """A [B, B]: per row the k most similar allowed columns, each edge weighted by its
+    similarity clamped at 0, or 1 when not `weighted` [inferred: the paper does not say
+    whether the kept edges are weighted]. A row with fewer than k allowed columns keeps those."""
     scores = similarity.masked_fill(~allowed, float("-inf"))
     k = min(k, scores.shape[1])
     top, columns = scores.topk(k, dim=1)
+    weights = top.clamp_min(0.0).nan_to_num(neginf=0.0) if weighted else torch.isfinite(top).to(similarity.dtype)
     adjacency = torch.zeros_like(similarity)
-    adjacency.scatter_(1, columns, top.clamp_min(0.0).nan_to_num(neginf=0.0))
+    adjacency.scatter_(1, columns, weights)
     return adjacency
 
 
@@ -65,12 +67,13 @@ def propagate(initial: Tensor, adjacencies: list[Tensor], candidates: Tensor, mu
     """E rounds of Y~ = mu Y + (1 - mu) N(sum_a A_a Y), then Y = N(Y~ * M).
 
     Each round ends on the candidates, so every row stays a distribution supported on its
-    candidate set; a graph without relational neighbours keeps its own row.
+    candidate set. A row the round would leave without mass (mu = 0 and neighbours whose
+    labels all lie outside its candidates, or no neighbours) keeps its previous value.
     """
     y = row_normalised(initial * candidates)
     for _ in range(iterations):
         neighbours = sum((a @ y for a in adjacencies), torch.zeros_like(y))
-        isolated = neighbours.abs().sum(dim=1, keepdim=True) == 0
-        mixed = mu * y + (1 - mu) * row_normalised(neighbours)
-        y = row_normalised(torch.where(isolated, y, mixed) * candidates)
+        projected = (mu * y + (1 - mu) * row_normalised(neighbours)) * candidates
+        empty = projected.sum(dim=1, keepdim=True) <= 0
+        y = row_normalised(torch.where(empty, y, projected))
     return y
