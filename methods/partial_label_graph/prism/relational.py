@@ -12,9 +12,13 @@ import torch.nn.functional as F
 from torch import Tensor
 
 
+# Rows with less l1 mass than this count as empty: N(.) cannot scale them to a distribution.
+EMPTY_ROW_MASS = 1e-12
+
+
 def row_normalised(matrix: Tensor) -> Tensor:
-    """N(.): each row divided by its l1 norm; all-zero rows stay zero."""
-    return matrix / matrix.abs().sum(dim=1, keepdim=True).clamp_min(1e-12)
+    """N(.): each row divided by its l1 norm; (nearly) empty rows stay as they are."""
+    return matrix / matrix.abs().sum(dim=1, keepdim=True).clamp_min(EMPTY_ROW_MASS)
 
 
 def candidates_overlap(candidates: Tensor) -> Tensor:
@@ -67,13 +71,13 @@ def propagate(initial: Tensor, adjacencies: list[Tensor], candidates: Tensor, mu
     """E rounds of Y~ = mu Y + (1 - mu) N(sum_a A_a Y), then Y = N(Y~ * M).
 
     Each round ends on the candidates, so every row stays a distribution supported on its
-    candidate set. A row the round would leave without mass (mu = 0 and neighbours whose
+    candidate set. A row the round would leave without mass (mu ~ 0 and neighbours whose
     labels all lie outside its candidates, or no neighbours) keeps its previous value.
     """
     y = row_normalised(initial * candidates)
     for _ in range(iterations):
         neighbours = sum((a @ y for a in adjacencies), torch.zeros_like(y))
         projected = (mu * y + (1 - mu) * row_normalised(neighbours)) * candidates
-        empty = projected.sum(dim=1, keepdim=True) <= 0
+        empty = projected.sum(dim=1, keepdim=True) < EMPTY_ROW_MASS
         y = row_normalised(torch.where(empty, y, projected))
     return y
