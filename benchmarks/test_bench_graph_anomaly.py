@@ -2,20 +2,17 @@
 the MRQ subgraph selection, and the outlier generator."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import data_file
+
 
 def _reddit() -> Path:
     """The Reddit file under the data root (Tolokers sits beside it); skips when absent."""
-    root = Path(os.environ.get("HARNESS_DATA_ROOT") or Path(__file__).resolve().parents[2] / "shared" / "data")
-    path = root / "graphs" / "reddit.npz"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent (set HARNESS_DATA_ROOT)")
-    return path
+    return data_file("graphs/reddit.npz")
 
 
 def _one_trial_on_reddit(benchmark, make_detector) -> None:  # noqa: ANN001

@@ -3,19 +3,16 @@ one-off eigendecomposition, one training step of PRISM against CC's (the relatio
 O(B^2) cost the reviewers question), and reading the raw TU text files."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import data_file
+
 
 def _enzymes() -> Path:
-    root = Path(os.environ.get("HARNESS_DATA_ROOT") or Path(__file__).resolve().parents[2] / "shared" / "data")
-    path = root / "tu" / "ENZYMES.npz"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent (set HARNESS_DATA_ROOT)")
-    return path
+    return data_file("tu/ENZYMES.npz")
 
 
 def test_eigenpairs_of_every_enzymes_graph(benchmark):
