@@ -5,7 +5,6 @@ pytest-benchmark draws, and each benchmark adds its derived figure to `extra_inf
 """
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -18,8 +17,9 @@ TOY_PLUGIN = str(ROOT / "tests" / "plugins" / "toy_family.py")
 
 def data_file(relative: str) -> Path:
     """A file under the data root ($HARNESS_DATA_ROOT, else shared/data beside the checkout); skips when absent."""
-    root = Path(os.environ.get("HARNESS_DATA_ROOT") or ROOT.parent / "shared" / "data")
-    path = root / relative
+    from tests.conftest import data_root
+
+    path = data_root() / relative
     if not path.is_file():
         pytest.skip(f"{path} is absent (set HARNESS_DATA_ROOT)")
     return path

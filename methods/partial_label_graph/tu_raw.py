@@ -127,7 +127,7 @@ def _table(texts: dict[str, tuple[str, str]], part: str, columns: int | None, in
 
 def _raise_at_first_bad_line(where: str, text: str, columns: int | None, integer: bool) -> None:
     """Finds the line `_table` could not read and says what is wrong with it."""
-    kind = "integer" if integer else "number"
+    kind = "an integer" if integer else "a number"
     lines = text.splitlines()
     expected = columns if columns is not None else len(lines[0].split(","))
     for number, line in enumerate(lines, start=1):
@@ -140,7 +140,7 @@ def _raise_at_first_bad_line(where: str, text: str, columns: int | None, integer
             try:
                 value = int(field) if integer else float(field)
             except ValueError:
-                _fail(where, number, f"{field!r} is not an {kind}" if integer else f"{field!r} is not a number")
+                _fail(where, number, f"{field!r} is not {kind}")
             if not math.isfinite(value):
                 _fail(where, number, f"{field!r} is not a finite number")
     _fail(where, None, "could not be read as comma-separated numbers")

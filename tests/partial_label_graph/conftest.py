@@ -2,7 +2,6 @@
 a writer of TU text files, and where the real TU files are."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +11,9 @@ import torch
 from harness import RunContext
 from methods.partial_label_graph.graphs import GraphSet
 from methods.partial_label_graph.task import PartialLabelClassification
+from tests.conftest import data_root
 
-TU = Path(os.environ.get("HARNESS_DATA_ROOT", Path(__file__).parents[3] / "shared" / "data")) / "tu"
+TU = data_root() / "tu"
 
 
 def tiny_graph_set(num_graphs: int = 48, num_classes: int = 3, seed: int = 0) -> GraphSet:
