@@ -166,6 +166,9 @@ class ClaimCheck(_Frozen):
     better: str | None = None
     than: str | None = None
     dataset: str | None = None
+    at_matched: str | None = Field(
+        None, description="compare 'better' and 'than' at equal values of this metric (e.g. density): each "
+                          "variant of 'better' against the curve of 'than''s variants interpolated there, per seed")
 
     @model_validator(mode="after")
     def _one_form(self) -> "ClaimCheck":
@@ -173,6 +176,8 @@ class ClaimCheck(_Frozen):
             raise ValueError("a claim check needs either 'best' or 'better' + 'than'")
         if self.better is not None and self.than is None:
             raise ValueError("'better' needs 'than'")
+        if self.at_matched is not None and self.better is None:
+            raise ValueError("'at_matched' compares 'better' with 'than'; it does not apply to 'best'")
         return self
 
 
@@ -323,6 +328,10 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
             value = getattr(claim.check, key)
             if value is not None and value not in suite.methods:
                 raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite")
+        matched = claim.check.at_matched
+        if matched is not None and matched not in metric_names:
+            raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "
+                               "metrics", hint=f"Use one of: {', '.join(suite.metrics)}.")
 
 
 def _resolve(source: YamlSource, loc: tuple[Any, ...], resolve: Any) -> str:

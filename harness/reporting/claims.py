@@ -3,12 +3,17 @@
 - `best: X` — X has the best mean on every dataset (or the named one), and beats the
   runner-up there in a paired test over matching seeds (Wilcoxon and t, one-sided, 5%).
 - `better: A, than: B` — A beats B in a paired test over all matching (dataset, seed) pairs.
+- `better: A, than: B, at_matched: X` — the same at equal X (e.g. density): per (dataset, seed), each
+  variant of A against B's variants' curve linearly interpolated at A's X (never extrapolated),
+  averaged over A's variants in range, so each seed is one pair.
 A claim whose methods, datasets or metric have no measured runs is "not measurable here".
 """
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from harness.stats import paired_test
 
@@ -29,6 +34,9 @@ def _check(data: "ReportData", text: str, check) -> "ClaimResult":  # noqa: ANN0
         return ClaimResult(text, "not measurable here", f"metric '{check.metric}' was not measured", ())
     if check.best is not None:
         return _check_best(data, text, check.best, check.metric, datasets, info.higher_is_better)
+    if check.at_matched is not None:
+        return _check_matched(data, text, check.better, check.than, check.metric, check.at_matched, datasets,
+                              info.higher_is_better)
     return _check_better(data, text, check.better, check.than, check.metric, datasets, info.higher_is_better)
 
 
@@ -86,6 +94,51 @@ def _check_better(data: "ReportData", text: str, a: str, b: str, metric: str, da
     statistic = (f"mean difference {test.mean_difference:+.3g} over {test.n} paired runs "
                  f"(Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g})")
     return ClaimResult(text, verdict, statistic, tuple(dict.fromkeys(run_ids)))
+
+
+def _check_matched(data: "ReportData", text: str, a: str, b: str, metric: str, axis: str, datasets: list[str],
+                   higher: bool) -> "ClaimResult":
+    from harness.reporting.model import ClaimResult
+
+    a_values, b_values, run_ids, outside = [], [], [], 0
+    for dataset in datasets:
+        seeds = sorted({s for m in _variants(data, a) + _variants(data, b)
+                        if (c := data.cell(m, dataset, metric)) for s in c.seeds})
+        for seed in seeds:
+            own, rival = _points(data, a, dataset, metric, axis, seed), _points(data, b, dataset, metric, axis, seed)
+            if not own or len(rival) < 2:
+                continue
+            xs, ys = zip(*sorted((x, y) for x, y, _ in rival))
+            inside = [(x, y, r) for x, y, r in own if xs[0] <= x <= xs[-1]]
+            outside += len(own) - len(inside)
+            if not inside:
+                continue
+            a_values.append(float(np.mean([y for _, y, _ in inside])))
+            b_values.append(float(np.mean([np.interp(x, xs, ys) for x, _, _ in inside])))
+            run_ids += [r for _, _, r in inside] + [r for _, _, r in rival]
+    if not a_values:
+        return ClaimResult(text, "not measurable here", f"no variant of '{a}' lies within the {axis} range of "
+                           f"'{b}''s variants at a matching seed", ())
+    test = paired_test(a_values, b_values, higher)
+    verdict = "pass" if test.significant() else "fail" if test.mean_difference <= 0 else "not significant"
+    statistic = (f"at matched {axis}: mean difference {test.mean_difference:+.3g} over {test.n} (dataset, seed) pairs "
+                 f"(Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g}); {outside} point(s) of '{a}' outside "
+                 f"'{b}''s {axis} range left out")
+    return ClaimResult(text, verdict, statistic, tuple(dict.fromkeys(run_ids)))
+
+
+def _points(data: "ReportData", method: str, dataset: str, metric: str, axis: str,
+            seed: int) -> list[tuple[float, float, str]]:
+    """(axis value, metric value, run id) of each variant of `method` measured at `seed`, finite only."""
+    points = []
+    for variant in _variants(data, method):
+        y_cell, x_cell = data.cell(variant, dataset, metric), data.cell(variant, dataset, axis)
+        if y_cell is None or x_cell is None or seed not in y_cell.seeds or seed not in x_cell.seeds:
+            continue
+        x, y = x_cell.values[x_cell.seeds.index(seed)], y_cell.values[y_cell.seeds.index(seed)]
+        if math.isfinite(x) and math.isfinite(y):
+            points.append((x, y, y_cell.run_ids[y_cell.seeds.index(seed)]))
+    return points
 
 
 def _paired(own: "Cell", rival: "Cell", higher: bool):  # noqa: ANN202
