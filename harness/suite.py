@@ -186,6 +186,11 @@ class Claim(_Frozen):
     check: ClaimCheck
 
 
+class Tradeoff(_Frozen):
+    x: str = Field(description="the cost axis, e.g. density")
+    y: str = Field(description="the quality axis, e.g. recall_mean")
+
+
 class ReportBlock(_Frozen):
     rows: Literal["method", "dataset"] = "method"
     cols: Literal["method", "dataset"] = "dataset"
@@ -195,6 +200,10 @@ class ReportBlock(_Frozen):
     measures: list[str] = Field(
         default_factory=list,
         description="figures the methods record (ctx.record), tabulated like wall_s, lower is better",
+    )
+    tradeoffs: list[Tradeoff] = Field(
+        default_factory=list,
+        description="plots of y against x, a curve per method through its grid variants (e.g. recall vs density)",
     )
 
     @field_validator("cell")
@@ -300,9 +309,11 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         if entry.impl is None:
             continue
         full = _resolve(source, ("methods", name, "impl"), lambda e=entry: methods.resolve(e.impl, family))
-        solves = methods.entry(full).meta.get("task")
-        if solves is not None and solves != tasks.resolve(suite.task):
-            raise source.error(("methods", name, "impl"), f"method '{full}' solves task '{solves}', not '{suite.task}'")
+        solves = methods.entry(full).meta.get("task")  # one task name, or a tuple of the tasks it serves
+        solved = (solves,) if isinstance(solves, str) else tuple(solves or ())
+        if solved and tasks.resolve(suite.task) not in solved:
+            served = " and ".join(f"'{t}'" for t in solved)
+            raise source.error(("methods", name, "impl"), f"method '{full}' solves task {served}, not '{suite.task}'")
     known = {"method": set(suite.methods), "dataset": set(suite.datasets)}
     for name, entry in suite.methods.items():
         for dataset in entry.dataset_params:
@@ -318,8 +329,14 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
                                        hint=f"Known: {', '.join(sorted(known[axis]))}.")
     metric_names = set(suite.metrics)
     for index, ref in enumerate(suite.references):
-        if ref.metric not in metric_names:
-            raise source.error(("references", index, "metric"), f"metric '{ref.metric}' is not in this suite's metrics")
+        if ref.metric not in metric_names | set(suite.report.measures):
+            raise source.error(("references", index, "metric"), f"metric '{ref.metric}' is neither in this suite's "
+                               "metrics nor in its report measures")
+    for index, tradeoff in enumerate(suite.report.tradeoffs):
+        for key in ("x", "y"):
+            if getattr(tradeoff, key) not in metric_names | set(suite.report.measures):
+                raise source.error(("report", "tradeoffs", index, key), f"'{getattr(tradeoff, key)}' is neither a "
+                                   "metric of this suite nor one of its report measures")
     if suite.report.metric is not None and suite.report.metric not in metric_names:
         raise source.error(("report", "metric"), f"metric '{suite.report.metric}' is not in this suite's metrics",
                            hint=f"Use one of: {', '.join(suite.metrics)}.")

@@ -21,6 +21,9 @@ def figures(data: ReportData) -> dict[str, Figure]:
         out[f"curve_{entry}_{axis}"] = parameter_curve(data, data.main_metric, entry, axis)
     if "wall_s" in data.metrics:
         out[f"pareto_{data.main_metric}_wall_s"] = pareto_front(data, data.main_metric, "wall_s")
+    for tradeoff in data.suite.report.tradeoffs:
+        if tradeoff.x in data.metrics and tradeoff.y in data.metrics:
+            out[f"tradeoff_{tradeoff.y}_vs_{tradeoff.x}"] = tradeoff_curves(data, tradeoff.x, tradeoff.y)
     return out
 
 
@@ -119,6 +122,31 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
         ax.set_xlabel(data.metrics[cost].label)
         ax.set_ylabel(data.metrics[metric].label)
         ax.set_title(dataset, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def tradeoff_curves(data: ReportData, x: str, y: str) -> Figure:
+    """y against x, one panel per dataset, a line per suite method through its variants (sorted by x),
+    with 95% intervals over seeds on both axes: e.g. a recall-vs-density front from a threshold sweep."""
+    fig, axes = plt.subplots(1, len(data.datasets), figsize=(4.2 * len(data.datasets), 3.4), squeeze=False)
+    entries = list(dict.fromkeys(entry for entry, _ in data.variants.values()))
+    colors = method_colors(tuple(entries))
+    for ax, dataset in zip(axes[0], data.datasets):
+        for entry in entries:
+            points = []
+            for label in (m for m in data.methods if data.variants.get(m, (m,))[0] == entry):
+                (mx, ex), (my, ey) = (_mean_and_error(data.cell(label, dataset, k)) for k in (x, y))
+                if math.isfinite(mx) and math.isfinite(my):
+                    points.append((mx, my, 0.0 if math.isnan(ex) else ex, 0.0 if math.isnan(ey) else ey))
+            if points:
+                xs, ys, exs, eys = zip(*sorted(points))
+                ax.errorbar(xs, ys, xerr=exs, yerr=eys, marker="o", markersize=3, capsize=2, label=entry,
+                            color=colors[entry])
+        ax.set_xlabel(data.metrics[x].label)
+        ax.set_ylabel(data.metrics[y].label)
+        ax.set_title(dataset, fontsize=9)
+    axes[0][0].legend(fontsize=7)
     fig.tight_layout()
     return fig
 

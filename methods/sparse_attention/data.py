@@ -1,0 +1,91 @@
+"""The family's datasets: planted attention patterns (`synthetic.py`) and Q/K/V captured from a model.
+
+A dataset answers `cases(seed)`: the attention problems of one seed. Generated patterns draw new
+positions per seed; a capture file holds P prompts and evaluates prompt `seed % P`, so seeds
+are an axis over prompts.
+
+Capture files are `.npz` with `q` [P, L, Hq, N, d], `k` and `v` [P, L, Hkv, N, d] (post-RoPE,
+float16/float32) and optionally `layers` [L] (the model's layer indices, for the case names).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import torch
+
+from harness import DataError
+from methods.sparse_attention.problem import AttentionCase
+from methods.sparse_attention.synthetic import PatternSpec, structured_cases
+
+
+class AttentionData(Protocol):
+    source: str
+
+    def cases(self, seed: int) -> list[AttentionCase]: ...
+
+
+@dataclass(frozen=True)
+class PlantedPatterns:
+    spec: PatternSpec
+    source: str = "sparse_attention.structured"
+
+    def cases(self, seed: int) -> list[AttentionCase]:
+        return structured_cases(self.spec, seed)
+
+
+@dataclass(frozen=True)
+class CapturedAttention:
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    layers: np.ndarray
+    source: str
+
+    def cases(self, seed: int) -> list[AttentionCase]:
+        prompt = seed % self.q.shape[0]
+        return [AttentionCase(f"prompt{prompt}/layer{int(layer)}", *(torch.from_numpy(np.ascontiguousarray(a[prompt, i]))
+                                                                       for a in (self.q, self.k, self.v)))
+                for i, layer in enumerate(self.layers)]
+
+
+def structured(**args: object) -> PlantedPatterns:
+    """Planted patterns with `PatternSpec`'s fields as arguments (sequence length, heads, pattern strengths)."""
+    known = {f.name for f in fields(PatternSpec)}
+    unknown = sorted(set(args) - known)
+    if unknown:
+        raise DataError(f"unknown argument {unknown[0]!r}", field=f"args.{unknown[0]}",
+                        hint=f"Known: {', '.join(sorted(known))}.")
+    if "temperature_range" in args:
+        args["temperature_range"] = tuple(args["temperature_range"])  # type: ignore[arg-type]
+    try:
+        return PlantedPatterns(PatternSpec(**args))  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise DataError(str(exc), field="args") from None
+
+
+def load_captured(path: Path) -> CapturedAttention:
+    """A capture file (see the module docstring); every problem is named with the file and the array."""
+    path = Path(path)
+    try:
+        with np.load(path) as file:
+            arrays = {name: file[name] for name in file.files}
+    except (OSError, ValueError) as exc:
+        raise DataError(f"cannot read as .npz: {exc}", file=path) from None
+    missing = [name for name in ("q", "k", "v") if name not in arrays]
+    if missing:
+        raise DataError(f"capture file lacks array(s) {missing}", file=path,
+                        hint="It holds q [P, L, Hq, N, d], k and v [P, L, Hkv, N, d].")
+    q, k, v = arrays["q"], arrays["k"], arrays["v"]
+    if q.ndim != 5 or k.shape != v.shape or k.ndim != 5 or q.shape[:2] != k.shape[:2] or q.shape[3:] != k.shape[3:]:
+        raise DataError(f"arrays have shapes q {q.shape}, k {k.shape}, v {v.shape}; expected q [P, L, Hq, N, d] and "
+                        "k, v [P, L, Hkv, N, d] sharing P, L, N, d", file=path)
+    layers = arrays.get("layers", np.arange(q.shape[1]))
+    if layers.shape != (q.shape[1],):
+        raise DataError(f"array 'layers' has shape {layers.shape}, expected ({q.shape[1]},)", file=path)
+    for name, array in (("q", q), ("k", k), ("v", v)):
+        if array.dtype not in (np.float16, np.float32):
+            raise DataError(f"array '{name}' has dtype {array.dtype}; expected float16 or float32", file=path)
+    return CapturedAttention(q, k, v, layers, str(path))

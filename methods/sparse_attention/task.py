@@ -1,0 +1,92 @@
+"""Prefill attention for one layer: a method returns block masks; fidelity is scored from the masks alone.
+
+The predictions table lists every selected block, one row each: `case`, `head`, `q_block`, `k_block`.
+Because the output under a mask is a function of the mask (one shared backend), the table is all a
+re-score needs, and a user's own masks (bring-your-own predictions) are scored the same way.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+
+from harness import DataError, Instance, Metric, Task
+from kernels.block_layout import num_blocks
+from methods.sparse_attention.data import AttentionData
+from methods.sparse_attention.fidelity import FidelityEvaluation
+from methods.sparse_attention.method import PrefillOutput
+from methods.sparse_attention.problem import PrefillInputs, check_case
+
+COLUMNS = ["case", "head", "q_block", "k_block"]
+SPLIT_KEYS = {"block_size"}
+
+
+def block_size_of(split: Mapping[str, Any]) -> int:
+    unknown = sorted(str(k) for k in set(split) - SPLIT_KEYS)
+    if unknown:
+        raise ValueError(f"unknown split key {unknown[0]!r}; allowed: block_size (tokens per block, e.g. 64)")
+    size = split.get("block_size", 64)
+    if not isinstance(size, int) or isinstance(size, bool) or size < 16 or size & (size - 1):
+        raise ValueError(f"split key 'block_size' must be a power of two >= 16, got {size!r}")
+    return size
+
+
+def masks_to_table(names: list[str], masks: tuple[torch.Tensor, ...]) -> pd.DataFrame:
+    parts = []
+    for name, mask in zip(names, masks, strict=True):
+        head, q_block, k_block = mask.nonzero().T.numpy().astype(np.int32)
+        parts.append(pd.DataFrame({"case": name, "head": head, "q_block": q_block, "k_block": k_block}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def table_to_masks(table: pd.DataFrame, inputs: PrefillInputs) -> list[torch.Tensor]:
+    """One bool mask per case; `ValueError` for a missing column, an unknown case or an out-of-range block."""
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"predictions lack column(s) {missing}; a mask table has columns {COLUMNS}")
+    known = {case.name for case in inputs.cases}
+    unknown = sorted(set(table["case"].astype(str)) - known)
+    if unknown:
+        raise ValueError(f"predictions name case {unknown[0]!r}, which is not in the dataset ({sorted(known)})")
+    masks = []
+    for case in inputs.cases:
+        rows = table[table["case"].astype(str) == case.name]
+        nb = num_blocks(case.seq_len, inputs.block_size)
+        index = rows[["head", "q_block", "k_block"]].to_numpy(dtype=np.int64)
+        if index.size and (index.min() < 0 or index[:, 0].max() >= case.q_heads or index[:, 1:].max() >= nb):
+            raise ValueError(f"case '{case.name}': a block index is out of range ({case.q_heads} heads, {nb} blocks)")
+        mask = torch.zeros(case.q_heads, nb, nb, dtype=torch.bool)
+        mask[tuple(torch.from_numpy(index).T)] = True
+        masks.append(mask)
+    return masks
+
+
+class PrefillAttention(Task):
+    """Score block masks against exact attention: density, recall (mean, 1st percentile, worst row), error."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        block_size_of(split)
+
+    def instance(self, data: AttentionData, split: Mapping[str, Any], seed: int) -> Instance:
+        cases = data.cases(seed)
+        for case in cases:
+            check_case(case, data.source)
+        inputs = PrefillInputs(tuple(cases), block_size_of(split))
+        if len({case.name for case in cases}) != len(cases):
+            raise DataError("case names must be unique within an instance", file=data.source)
+        return Instance(inputs=inputs, truth=inputs)
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        if isinstance(output, pd.DataFrame):
+            return output
+        if not isinstance(output, PrefillOutput):
+            raise TypeError(f"a sparse-attention method returns PrefillOutput, got {type(output).__name__}")
+        return masks_to_table([case.name for case in instance.inputs.cases], output.masks)
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        inputs: PrefillInputs = instance.truth
+        evaluation = FidelityEvaluation(inputs.cases, table_to_masks(predictions, inputs), inputs.block_size)
+        return {key: metric(evaluation) for key, metric in metrics.items()}

@@ -1,0 +1,245 @@
+"""A tiny Llama trained on CPU to solve the family's RULER tasks, so that its heads have real retrieval structure.
+
+Sparse prefill attention is only worth measuring on heads that retrieve; random weights attend almost
+uniformly. `prepare` trains a small `LlamaForCausalLM` (grouped-query attention, RoPE) on `ruler.py`'s four
+tasks from scratch and caches it as an ordinary Hugging Face folder (model and tokenizer, loadable offline
+with `from_pretrained(path)`), plus `training.json` with the recipe, the wall time and its dense accuracy.
+
+Recipe (the small-scale analogue of how long-context retrieval emerges from induction heads): a word-level
+vocabulary of about 2,250 words, tied embeddings, teacher forcing on `prompt + answer`, cross-entropy on the
+answer tokens (and the EOS after them) only, so no capacity goes to modelling the random filler; each context
+also carries its follow-up questions (`RulerSample.other_queries`), which multiplies the supervised tokens per
+context at almost no cost; the four tasks are mixed in every batch; a curriculum over context lengths,
+short first; AdamW with linear warm-up and cosine decay; a fixed number of steps.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from harness.fingerprint import digest
+from methods.sparse_attention import ruler
+
+CACHE_ENV = "HARNESS_MODEL_CACHE"
+SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """Everything that changes the trained weights; its hash names the cache folder.
+
+    `curriculum` is a sequence of `(context_length, batch_size, steps)` stages run in order.
+    """
+
+    hidden_size: int = 128
+    intermediate_size: int = 256
+    num_layers: int = 4
+    num_heads: int = 8
+    num_kv_heads: int = 2
+    head_dim: int = 16
+    rope_theta: float = 10_000_000.0
+    max_position_embeddings: int = 8192
+    curriculum: tuple[tuple[int, int, int], ...] = ((192, 8, 200), (512, 4, 150), (1024, 2, 100), (2048, 1, 50))
+    context_loss_weight: float = 0.5
+    learning_rate: float = 3e-3
+    warmup_steps: int = 30
+    weight_decay: float = 0.01
+    tasks: tuple[str, ...] = tuple(ruler.TASKS)
+    eval_lengths: tuple[int, ...] = (512, 1024, 2048, 4096, 8192)
+    eval_samples: int = 6
+    version: int = 1
+
+    @property
+    def steps(self) -> int:
+        return sum(steps for _, _, steps in self.curriculum)
+
+
+def build_tokenizer():  # -> PreTrainedTokenizerFast
+    """The word-level tokenizer of `ruler.vocabulary()`: whitespace split, one id a word, BOS prepended."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    specials = list(SPECIAL_TOKENS.values())
+    vocab = {word: i for i, word in enumerate([*specials, *ruler.vocabulary()])}
+    backend = Tokenizer(models.WordLevel(vocab, unk_token=SPECIAL_TOKENS["unk_token"]))
+    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    backend.decoder = decoders.WordPiece(prefix="##", cleanup=False)  # joins words with single spaces
+    bos = SPECIAL_TOKENS["bos_token"]
+    backend.post_processor = processors.TemplateProcessing(single=f"{bos} $A", special_tokens=[(bos, vocab[bos])])
+    return PreTrainedTokenizerFast(tokenizer_object=backend, **SPECIAL_TOKENS)
+
+
+def build_model(config: TrainingConfig, tokenizer):  # -> LlamaForCausalLM
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    model_config = LlamaConfig(
+        vocab_size=len(tokenizer), hidden_size=config.hidden_size, intermediate_size=config.intermediate_size,
+        num_hidden_layers=config.num_layers, num_attention_heads=config.num_heads,
+        num_key_value_heads=config.num_kv_heads, head_dim=config.head_dim, rope_theta=config.rope_theta,
+        max_position_embeddings=config.max_position_embeddings, tie_word_embeddings=True,
+        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id, attn_implementation="sdpa")
+    return LlamaForCausalLM(model_config)
+
+
+def training_sequence(sample: ruler.RulerSample, tokenizer) -> tuple[list[int], list[int]]:
+    """Token ids of the prompt, its answer and the follow-up questions with theirs, and the positions whose
+    next token is supervised (each answer token and the EOS closing the answer)."""
+    ids = tokenizer.encode(sample.prompt)
+    targets: list[int] = []
+    for i, (question, answers) in enumerate([("", sample.answers), *sample.other_queries]):
+        if i:
+            ids += tokenizer.encode(question, add_special_tokens=False)
+        answer = tokenizer.encode(" ".join(answers), add_special_tokens=False) + [tokenizer.eos_token_id]
+        targets += range(len(ids) - 1, len(ids) - 1 + len(answer))
+        ids += answer
+    return ids, targets
+
+
+def _batch(task: str, tokenizer, rng: random.Random, length: int, size: int):
+    """`size` fresh samples of one task: one task a batch keeps the padding small (kv_retrieval's follow-up
+    questions make its sequences longer than the others')."""
+    import torch
+
+    sequences = [training_sequence(ruler.TASKS[task](length, rng.randrange(2**31)), tokenizer) for _ in range(size)]
+    width = max(len(ids) for ids, _ in sequences)
+    # Right padding needs no attention mask: under the causal mask no real token attends to a later pad.
+    input_ids = torch.full((size, width), tokenizer.pad_token_id, dtype=torch.long)
+    for row, (ids, _) in enumerate(sequences):
+        input_ids[row, :len(ids)] = torch.tensor(ids)
+    answer = torch.zeros(size, width, dtype=torch.bool)
+    for row, (_, targets) in enumerate(sequences):
+        answer[row, targets] = True
+    # Every next token but the random filler words (and padding) is supervised: the templates repeat the key
+    # and the value within the question, which rewards copying from context before any answer is right.
+    following = torch.cat([input_ids[:, 1:], torch.full((size, 1), tokenizer.pad_token_id)], dim=1)
+    unpredictable = torch.isin(following, torch.tensor(_filler_ids(tokenizer) + [tokenizer.pad_token_id]))
+    return input_ids, answer, ~unpredictable | answer, following
+
+
+def _filler_ids(tokenizer) -> list[int]:
+    return tokenizer.convert_tokens_to_ids(list(ruler.FILLER_WORDS))
+
+
+def _learning_rate(config: TrainingConfig, step: int) -> float:
+    if step < config.warmup_steps:
+        return config.learning_rate * (step + 1) / config.warmup_steps
+    progress = (step - config.warmup_steps) / max(config.steps - config.warmup_steps, 1)
+    return config.learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def train(config: TrainingConfig, seed: int, tokenizer) -> tuple:
+    """The trained model and the last stage's mean answer-token loss."""
+    import torch
+
+    torch.manual_seed(seed)
+    rng = random.Random(f"train:{seed}")
+    model = build_model(config, tokenizer)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay,
+                                  betas=(0.9, 0.98))
+    model.train()
+    step, losses = 0, []
+    for length, size, steps in config.curriculum:
+        losses = []
+        for _ in range(steps):
+            task = config.tasks[step % len(config.tasks)]  # the tasks take turns, step by step
+            input_ids, answer, supervised, following = _batch(task, tokenizer, rng, length, size)
+            for group in optimizer.param_groups:
+                group["lr"] = _learning_rate(config, step)
+            hidden = model.model(input_ids=input_ids).last_hidden_state
+            token_loss = torch.nn.functional.cross_entropy(model.lm_head(hidden[supervised]), following[supervised],
+                                                           reduction="none")
+            is_answer = answer[supervised]
+            loss = token_loss[is_answer].mean() + config.context_loss_weight * token_loss[~is_answer].mean()
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            losses.append(token_loss[is_answer].mean().item())
+            step += 1
+            if step % 20 == 0:
+                log.info("step %d/%d length %d loss %.3f", step, config.steps, length, sum(losses[-20:]) / 20)
+    model.eval()
+    return model, sum(losses) / max(len(losses), 1)
+
+
+def generate_answer(model, tokenizer, prompt: str, max_new_tokens: int) -> str:
+    """Greedy continuation of `prompt` up to `max_new_tokens` tokens or EOS, decoded without special tokens."""
+    import torch
+
+    input_ids = torch.tensor([tokenizer.encode(prompt)])
+    with torch.no_grad():
+        output = model.generate(input_ids, attention_mask=torch.ones_like(input_ids), max_new_tokens=max_new_tokens,
+                                do_sample=False, eos_token_id=tokenizer.eos_token_id,
+                                pad_token_id=tokenizer.pad_token_id)
+    return tokenizer.decode(output[0, input_ids.shape[1]:], skip_special_tokens=True)
+
+
+def answer_budget(sample: ruler.RulerSample, tokenizer) -> int:
+    """Tokens to generate for a sample: its answer's length and two spare (RULER fixes one per task)."""
+    return len(tokenizer.encode(" ".join(sample.answers), add_special_tokens=False)) + 2
+
+
+def dense_accuracy(model, tokenizer, tasks: tuple[str, ...], lengths: tuple[int, ...], samples: int,
+                   seed: int) -> dict[str, dict[int, float]]:
+    """Mean `string_match_all` per task and context length on samples the training never drew."""
+    accuracy: dict[str, dict[int, float]] = {}
+    for task in tasks:
+        for length in lengths:
+            scores = [ruler.score_sample(generate_answer(model, tokenizer, s.prompt, answer_budget(s, tokenizer)),
+                                         s.answers)
+                      for s in ruler.generate(task, length, samples, seed=10_000 + seed)]
+            accuracy.setdefault(task, {})[length] = sum(scores) / len(scores)
+            log.info("dense %s @ %d: %.2f", task, length, accuracy[task][length])
+    return accuracy
+
+
+def model_dir(config: TrainingConfig, seed: int, cache_dir: str | Path | None = None) -> Path:
+    """`<cache>/tiny-llama-<hash>/`: `cache_dir`, else $HARNESS_MODEL_CACHE, else ~/.cache/iclr26-harness/models."""
+    cache = Path(cache_dir or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "iclr26-harness" / "models")
+    return cache / f"tiny-llama-{digest({'config': asdict(config), 'seed': seed})}"
+
+
+def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: TrainingConfig = TrainingConfig(),
+            num_threads: int | None = None) -> Path:
+    """The folder of the model trained with `config` and `seed`, trained and written there first if absent.
+
+    Workers that race train into private staging folders and rename, so the folder appears whole or not at
+    all. `num_threads` caps torch's CPU threads (it changes the speed, not the recipe, so it is not hashed).
+    """
+    root = model_dir(config, seed, cache_dir)
+    if (root / "training.json").is_file():
+        return root
+    import torch
+
+    if num_threads is not None:
+        torch.set_num_threads(num_threads)
+    started, started_cpu = time.perf_counter(), time.process_time()
+    tokenizer = build_tokenizer()
+    model, final_loss = train(config, seed, tokenizer)
+    train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
+    accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root.parent))
+    model.save_pretrained(staging)
+    tokenizer.save_pretrained(staging)
+    record = {"config": asdict(config), "seed": seed, "steps": config.steps, "train_wall_s": round(train_s, 1),
+              "train_cpu_s": round(train_cpu_s, 1),
+              "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": torch.get_num_threads(),
+              "final_loss": final_loss, "dense_accuracy": accuracy,
+              "parameters": sum(p.numel() for p in model.parameters())}
+    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
+    try:
+        os.replace(staging, root)
+    except OSError:  # another worker finished first: theirs was trained from the same recipe
+        shutil.rmtree(staging, ignore_errors=True)
+    return root

@@ -1,0 +1,21 @@
+"""Small attention cases the family's tests share."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from methods.sparse_attention.problem import AttentionCase
+
+
+def random_case(seq_len: int = 200, q_heads: int = 4, kv_heads: int = 2, head_dim: int = 16, seed: int = 0,
+                sharpness: float = 1.0, name: str = "case") -> AttentionCase:
+    gen = torch.Generator().manual_seed(seed)
+    q = sharpness * torch.randn(q_heads, seq_len, head_dim, generator=gen)
+    k = torch.randn(kv_heads, seq_len, head_dim, generator=gen)
+    v = torch.randn(kv_heads, seq_len, head_dim, generator=gen)
+    return AttentionCase(name, q, k, v)
+
+
+@pytest.fixture
+def case() -> AttentionCase:
+    return random_case()
