@@ -1,26 +1,45 @@
 """Block-sparse causal attention in plain torch: the semantics every backend matches, and the CPU path.
 
-The unit of work is a CSR row, one (head, query block) pair. Rows are sorted by their number of
-active key blocks and taken in groups: each group gathers its rows' query tiles and active K/V
-blocks by index, pads every row to the group's widest (padded slots score -inf) and runs one
-batched matmul, softmax and matmul. Sorting keeps the padding small; grouping keeps the number
-of torch calls small (a call per query block costs more than its arithmetic on a busy CPU).
-Only active blocks are computed and a group holds at most Hq·nb block slots, so the largest
-buffer, the score tile, is O(Hq·N·B), never N x N.
+The unit of work is a CSR row, one (head, query block) pair. Rows with the same number of active
+key blocks and the same answer to "is the diagonal block kept?" form a group, and each group is
+one fused SDPA call over its rows' gathered K/V blocks: unmasked, or with the lower-right causal
+mask (a kept diagonal block is a row's last, as columns ascend and never pass the query block).
+Equal rows need no padding. K/V blocks are gathered for several groups at once, so the whole call
+is a few dozen torch calls instead of several per query block: on a busy CPU every parallel call
+waits for its slowest thread. Only active blocks are computed, and the gathered blocks of one batch
+are bounded by 2·Hq·nb, so memory is O(Hq·N·d), never N x N.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
+import torch.nn.functional as F
 
 from kernels.block_layout import BlockLayout
 from kernels.block_sparse_attention.inputs import check_inputs
 
 
+@dataclass(frozen=True)
+class _Group:
+    """Rows `start:stop` of the sorted rows, all `width` blocks wide, whose blocks start at `first_block`."""
+
+    start: int
+    stop: int
+    width: int
+    diagonal: bool
+    first_block: int
+
+    @property
+    def last_block(self) -> int:
+        return self.first_block + (self.stop - self.start) * self.width
+
+
 def _blocks(x: torch.Tensor, num_blocks: int, block_size: int) -> torch.Tensor:
     """[H, N, d] as [H·nb, B, d], one entry per (head, block), zero-padding a ragged last block.
 
-    Padded keys are masked as lying after every real query; padded query rows are dropped. Whole
-    contiguous blocks let `index_select` gather them several times faster than advanced indexing.
+    Padded keys lie after every real query, so the causal mask drops them; padded query rows are
+    dropped from the output. Whole blocks let `index_select` gather them as contiguous rows.
     """
     heads, seq_len, dim = x.shape
     padding = num_blocks * block_size - seq_len
@@ -29,20 +48,46 @@ def _blocks(x: torch.Tensor, num_blocks: int, block_size: int) -> torch.Tensor:
     return x.reshape(heads * num_blocks, block_size, dim)
 
 
-def _row_groups(counts: torch.Tensor, max_slots: int) -> list[torch.Tensor]:
-    """CSR row ids, widest first, cut into groups of at most `max_slots` block slots whose rows are all
-    at least 90 % as wide as the group's first: about 2 % padding, and a few dozen groups."""
-    order = counts.argsort(descending=True)
-    widths = counts[order].tolist()
-    groups, start = [], 0
-    while start < len(widths):
-        limit = min(len(widths), start + max(1, max_slots // widths[start]))
-        stop = start + 1
-        while stop < limit and widths[stop] >= 0.9 * widths[start]:
-            stop += 1
-        groups.append(order[start:stop])
-        start = stop
-    return groups
+def _schedule(layout: BlockLayout, group_size: int) -> tuple[torch.Tensor, torch.Tensor, list[_Group]]:
+    """Rows sorted by (width, diagonal kept), the K/V block of each of their active slots in that order
+    (row r's query head reads KV head r // nb // group_size), and the groups of equal rows."""
+    nb = layout.num_blocks
+    rows = torch.arange(layout.heads * nb, device=layout.row_ptr.device)
+    counts = layout.row_ptr.diff()
+    diagonal = layout.col_idx[layout.row_ptr[1:] - 1] == rows % nb
+    key = counts * 2 + diagonal.long()
+    order = key.argsort(descending=True, stable=True)
+    widths = counts[order]
+    starts = torch.cumsum(widths, 0) - widths
+    slot = torch.arange(layout.nnz, device=rows.device) - starts.repeat_interleave(widths)
+    columns = layout.col_idx[layout.row_ptr[order].repeat_interleave(widths) + slot]
+    blocks = (order // nb // group_size * nb).repeat_interleave(widths) + columns
+
+    sizes = torch.unique_consecutive(key[order], return_counts=True)[1].tolist()
+    bounds = [0, *torch.tensor(sizes).cumsum(0).tolist()]
+    first_rows = bounds[:-1]
+    widths_at, kept_at, starts_at = (x[first_rows].tolist() for x in (widths, diagonal[order], starts))
+    groups = [_Group(start, stop, width, kept, first)
+              for start, stop, width, kept, first in zip(first_rows, bounds[1:], widths_at, kept_at, starts_at)]
+    return order, blocks, groups
+
+
+def _batches(groups: list[_Group], max_blocks: int) -> list[list[_Group]]:
+    """Consecutive groups whose blocks total at most `max_blocks`, a larger group split by rows."""
+    pieces = []
+    for group in groups:
+        rows_per_piece = max(1, max_blocks // group.width)
+        for start in range(group.start, group.stop, rows_per_piece):
+            stop = min(group.stop, start + rows_per_piece)
+            pieces.append(_Group(start, stop, group.width, group.diagonal,
+                                 group.first_block + (start - group.start) * group.width))
+    batches: list[list[_Group]] = []
+    for piece in pieces:
+        if batches and piece.last_block - batches[-1][0].first_block <= max_blocks:
+            batches[-1].append(piece)
+        else:
+            batches.append([piece])
+    return batches
 
 
 def block_sparse_attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, layout: BlockLayout,
@@ -54,44 +99,25 @@ def block_sparse_attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.
     check_inputs(q, k, v, layout)
     q_heads, seq_len, dim = q.shape
     block, nb = layout.block_size, layout.num_blocks
-    scale = dim**-0.5 if scale is None else scale
-    # Folding the scale into Q costs one pass over Q instead of one over every score tile.
-    queries = _blocks(q.float() * scale, nb, block)
-    keys = _blocks(k.float(), nb, block)
-    values = _blocks(v.float(), nb, block)
-    group_size = q_heads // k.shape[0]
-    counts = layout.row_ptr.diff()
-    key_after_query = torch.ones(block, block, dtype=torch.bool, device=q.device).tril(-1)  # [key, query]
-    out = torch.empty_like(queries)
-    for rows in _row_groups(counts, q_heads * nb):
-        width = int(counts[rows[0]])
-        slots = torch.arange(width, device=q.device)
-        active = slots < counts[rows, None]                                     # [R, C]
-        position = (layout.row_ptr[rows, None] + slots).clamp_max(layout.nnz - 1)  # padding reads any block
-        columns = layout.col_idx[position].long()
-        head, query_block = rows // nb, rows % nb
-        blocks = ((head // group_size * nb)[:, None] + columns).flatten()
-        tile = (len(rows), width * block, dim)
-        # Scores as [row, key, query]: K·Qᵀ runs faster than Q·Kᵀ in MKL for these shapes.
-        scores = torch.bmm(keys.index_select(0, blocks).view(tile), queries.index_select(0, rows).transpose(1, 2))
-        by_slot = scores.view(len(rows), width, block, block)
-        padded_rows, padded_slots = (~active).nonzero(as_tuple=True)
-        by_slot[padded_rows, padded_slots] = -torch.inf
-        _mask_diagonal_block(by_slot, columns, counts[rows], query_block, key_after_query)
-        # Softmax in place, normalised after the matmul: one pass and one tile-sized buffer fewer.
-        scores.sub_(scores.amax(dim=1, keepdim=True)).exp_()
-        total = scores.sum(dim=1).unsqueeze(-1)                                 # [R, B, 1]
-        weighted = torch.bmm(scores.transpose(1, 2), values.index_select(0, blocks).view(tile))
-        out.index_copy_(0, rows, weighted.div_(total))
+    order, blocks, groups = _schedule(layout, q_heads // k.shape[0])
+    queries = _blocks(q.float(), nb, block).index_select(0, order)
+    keys, values = (_blocks(x.float(), nb, block) for x in (k, v))
+    widest = groups[0].width
+    # Query i of a block sees key j of the row's last block iff j <= i (lower-right causal). One additive
+    # mask for the widest row; a row of width w uses its last w blocks, so SDPA never converts a bool mask.
+    causal = torch.zeros(block, widest * block, device=q.device).masked_fill_(
+        torch.ones(block, widest * block, dtype=torch.bool, device=q.device).triu((widest - 1) * block + 1),
+        -torch.inf)
+    attended = []
+    for batch in _batches(groups, 2 * q_heads * nb):
+        offset = batch[0].first_block
+        gathered = blocks[offset:batch[-1].last_block]
+        batch_keys, batch_values = keys.index_select(0, gathered), values.index_select(0, gathered)
+        for group in batch:
+            tile = (group.stop - group.start, 1, group.width * block, dim)
+            span = slice(group.first_block - offset, group.last_block - offset)
+            attended.append(F.scaled_dot_product_attention(
+                queries[group.start:group.stop, None], batch_keys[span].view(tile), batch_values[span].view(tile),
+                attn_mask=causal[:, (widest - group.width) * block:] if group.diagonal else None, scale=scale))
+    out = torch.empty_like(queries).index_copy_(0, order, torch.cat(attended)[:, 0])
     return out.view(q_heads, nb * block, dim)[:, :seq_len].to(q.dtype)
-
-
-def _mask_diagonal_block(scores: torch.Tensor, columns: torch.Tensor, counts: torch.Tensor,
-                         query_block: torch.Tensor, key_after_query: torch.Tensor) -> None:
-    """Set scores [row, slot, key, query] of keys after their query to -inf, in the diagonal block of the
-    rows that keep it. Columns ascend and never pass the query block, so a kept diagonal block is a
-    row's last active slot."""
-    last = (counts - 1)[:, None]
-    rows = (columns.gather(1, last)[:, 0] == query_block).nonzero()[:, 0]
-    slots = last[rows, 0]
-    scores[rows, slots] = scores[rows, slots].masked_fill_(key_after_query, -torch.inf)

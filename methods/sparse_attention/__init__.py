@@ -28,25 +28,23 @@ datasets.add(
     "sparse_attention.captured", "methods.sparse_attention.data:load_captured",
     "Q/K/V captured from a model's prefill (.npz: q [P, L, Hq, N, d], k, v [P, L, Hkv, N, d]); seed i reads prompt i",
 )
-for _name, _text in (
-    ("density", "fraction of the causal (query, key) pairs the mask computes"),
-    ("sparsity", "1 - density (ProxyAttn's RULER table reports sparsity)"),
-    ("recall_mean", "exact attention mass inside the selected blocks, mean over heads and query rows"),
-    ("recall_p1", "1st percentile over heads and query rows of the captured attention mass"),
-    ("recall_min", "the worst (head, query row)'s captured attention mass"),
-    ("output_rel_error", "||O_sparse - O_dense||_F / ||O_dense||_F, mean over cases"),
-):
-    metrics.add(f"sparse_attention.{_name}", f"methods.sparse_attention.metrics:{_name.upper()}", _text)
-for _name, _text in (
-    ("ruler_avg", "RULER Avg: mean over context lengths of the per-length accuracy (string_match_all), x100"),
-    ("ruler_wavg", "RULER wAvg (increasing): lengths weighted 1..L from shortest to longest, x100"),
-    ("prefill_density", "mean over samples of the prefill's density (causal pairs computed), all layers and heads"),
-    *((f"ruler_acc_{_n}", f"accuracy (string_match_all) at {_n} tokens, x100; NaN when absent")
+_FIDELITY, _ACCURACY = "methods.sparse_attention.metrics", "methods.sparse_attention.long_context_metrics"
+for _module, _name, _text in (
+    (_FIDELITY, "density", "fraction of the causal (query, key) pairs the mask computes"),
+    (_FIDELITY, "sparsity", "1 - density (ProxyAttn's RULER table reports sparsity)"),
+    (_FIDELITY, "recall_mean", "exact attention mass inside the selected blocks, mean over heads and query rows"),
+    (_FIDELITY, "recall_p1", "1st percentile over heads and query rows of the captured attention mass"),
+    (_FIDELITY, "recall_min", "the worst (head, query row)'s captured attention mass"),
+    (_FIDELITY, "output_rel_error", "||O_sparse - O_dense||_F / ||O_dense||_F, mean over cases"),
+    (_ACCURACY, "ruler_avg", "RULER Avg: mean over context lengths of the per-length accuracy (string_match_all), x100"),
+    (_ACCURACY, "ruler_wavg", "RULER wAvg (increasing): lengths weighted 1..L from shortest to longest, x100"),
+    (_ACCURACY, "prefill_density", "mean over samples of the prefill's density (causal pairs computed), all layers and heads"),
+    *((_ACCURACY, f"ruler_acc_{_n}", f"accuracy (string_match_all) at {_n} tokens, x100; NaN when absent")
       for _n in ("512", "1k", "2k", "4k", "8k")),
-    *((f"ruler_{_t}", f"accuracy on RULER's {_t}, mean over lengths, x100")
+    *((_ACCURACY, f"ruler_{_t}", f"accuracy on RULER's {_t}, mean over lengths, x100")
       for _t in ("niah_single", "niah_multikey", "kv_retrieval", "variable_tracking")),
 ):
-    metrics.add(f"sparse_attention.{_name}", f"methods.sparse_attention.long_context_metrics:{_name.upper()}", _text)
+    metrics.add(f"sparse_attention.{_name}", f"{_module}:{_name.upper()}", _text)
 
 methods.add("sparse_attention.dense", "methods.sparse_attention.dense:DenseAttention",
             "dense causal attention (torch SDPA): the reference", task=BOTH)

@@ -85,7 +85,15 @@ def load_captured(path: Path) -> CapturedAttention:
     layers = arrays.get("layers", np.arange(q.shape[1]))
     if layers.shape != (q.shape[1],):
         raise DataError(f"array 'layers' has shape {layers.shape}, expected ({q.shape[1]},)", file=path)
+    if q.shape[2] % k.shape[2]:
+        raise DataError(f"{q.shape[2]} query heads do not divide into {k.shape[2]} KV heads", file=path,
+                        hint="Grouped-query attention needs Hq to be a multiple of Hkv.")
     for name, array in (("q", q), ("k", k), ("v", v)):
         if array.dtype not in (np.float16, np.float32):
             raise DataError(f"array '{name}' has dtype {array.dtype}; expected float16 or float32", file=path)
+        bad = np.argwhere(~np.isfinite(array))
+        if bad.size:
+            prompt, layer = (int(i) for i in bad[0][:2])
+            raise DataError(f"array '{name}' has {len(bad)} non-finite values (first in prompt {prompt}, layer "
+                            f"index {layer})", file=path, hint="Capture the tensors again.")
     return CapturedAttention(q, k, v, layers, str(path))

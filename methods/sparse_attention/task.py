@@ -55,7 +55,7 @@ def table_to_masks(table: pd.DataFrame, inputs: PrefillInputs) -> list[torch.Ten
     for case in inputs.cases:
         rows = table[table["case"].astype(str) == case.name]
         nb = num_blocks(case.seq_len, inputs.block_size)
-        index = rows[["head", "q_block", "k_block"]].to_numpy(dtype=np.int64)
+        index = rows[["head", "q_block", "k_block"]].to_numpy(dtype=np.int64, copy=True)
         if index.size and (index.min() < 0 or index[:, 0].max() >= case.q_heads or index[:, 1:].max() >= nb):
             raise ValueError(f"case '{case.name}': a block index is out of range ({case.q_heads} heads, {nb} blocks)")
         mask = torch.zeros(case.q_heads, nb, nb, dtype=torch.bool)

@@ -50,6 +50,7 @@ class TrainingConfig:
     max_position_embeddings: int = 8192
     curriculum: tuple[tuple[int, int, int], ...] = ((192, 8, 200), (512, 4, 150), (1024, 2, 100), (2048, 1, 50))
     context_loss_weight: float = 0.5
+    repeated_tokens_turns: int = 1
     learning_rate: float = 3e-3
     warmup_steps: int = 30
     weight_decay: float = 0.01
@@ -126,6 +127,21 @@ def _batch(task: str, tokenizer, rng: random.Random, length: int, size: int):
     return input_ids, answer, ~unpredictable | answer, following
 
 
+def _repeated_tokens_batch(tokenizer, rng: random.Random, length: int, size: int):
+    """The classic induction-head curriculum (Olsson et al., 2022): a random word string, then the same string
+    again; every token of the repeat is supervised, so copying from context pays on half the tokens."""
+    import torch
+
+    words = len(tokenizer) - len(SPECIAL_TOKENS)
+    half = (length - 1) // 2
+    first = torch.tensor([[len(SPECIAL_TOKENS) + rng.randrange(words) for _ in range(half)] for _ in range(size)])
+    input_ids = torch.cat([torch.full((size, 1), tokenizer.bos_token_id), first, first], dim=1)
+    following = torch.cat([input_ids[:, 1:], torch.full((size, 1), tokenizer.pad_token_id)], dim=1)
+    answer = torch.zeros_like(input_ids, dtype=torch.bool)
+    answer[:, half + 1:-1] = True
+    return input_ids, answer, answer, following
+
+
 def _filler_ids(tokenizer) -> list[int]:
     return tokenizer.convert_tokens_to_ids(list(ruler.FILLER_WORDS))
 
@@ -137,8 +153,23 @@ def _learning_rate(config: TrainingConfig, step: int) -> float:
     return config.learning_rate * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
+def _loss(model, config: TrainingConfig, batch) -> tuple:
+    """The training objective and, for the log, the mean loss of the answer tokens alone."""
+    import torch
+
+    input_ids, answer, supervised, following = batch
+    hidden = model.model(input_ids=input_ids).last_hidden_state
+    token_loss = torch.nn.functional.cross_entropy(model.lm_head(hidden[supervised]), following[supervised],
+                                                   reduction="none")
+    is_answer = answer[supervised]
+    answer_loss = token_loss[is_answer].mean()
+    if is_answer.all():
+        return answer_loss, answer_loss.item()
+    return answer_loss + config.context_loss_weight * token_loss[~is_answer].mean(), answer_loss.item()
+
+
 def train(config: TrainingConfig, seed: int, tokenizer) -> tuple:
-    """The trained model and the last stage's mean answer-token loss."""
+    """The trained model and each turn's mean answer-token loss over the last stage's final 20 % of steps."""
     import torch
 
     torch.manual_seed(seed)
@@ -146,30 +177,29 @@ def train(config: TrainingConfig, seed: int, tokenizer) -> tuple:
     model = build_model(config, tokenizer)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay,
                                   betas=(0.9, 0.98))
+    turns = [*config.tasks, *["repeated_tokens"] * config.repeated_tokens_turns]  # one turn a step, in order
     model.train()
-    step, losses = 0, []
+    step, losses = 0, {}
     for length, size, steps in config.curriculum:
-        losses = []
+        losses = {turn: [] for turn in turns}
         for _ in range(steps):
-            task = config.tasks[step % len(config.tasks)]  # the tasks take turns, step by step
-            input_ids, answer, supervised, following = _batch(task, tokenizer, rng, length, size)
+            turn = turns[step % len(turns)]
+            batch = (_repeated_tokens_batch(tokenizer, rng, length, size) if turn == "repeated_tokens"
+                     else _batch(turn, tokenizer, rng, length, size))
             for group in optimizer.param_groups:
                 group["lr"] = _learning_rate(config, step)
-            hidden = model.model(input_ids=input_ids).last_hidden_state
-            token_loss = torch.nn.functional.cross_entropy(model.lm_head(hidden[supervised]), following[supervised],
-                                                           reduction="none")
-            is_answer = answer[supervised]
-            loss = token_loss[is_answer].mean() + config.context_loss_weight * token_loss[~is_answer].mean()
+            loss, answer_loss = _loss(model, config, batch)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
-            losses.append(token_loss[is_answer].mean().item())
+            losses[turn].append(answer_loss)
             step += 1
-            if step % 20 == 0:
-                log.info("step %d/%d length %d loss %.3f", step, config.steps, length, sum(losses[-20:]) / 20)
+            if step % (5 * len(turns)) == 0:
+                log.info("step %d/%d length %d answer loss %s", step, config.steps, length,
+                         " ".join(f"{t}={sum(v[-5:]) / len(v[-5:]):.2f}" for t, v in losses.items() if v))
     model.eval()
-    return model, sum(losses) / max(len(losses), 1)
+    return model, {t: sum(v[-max(len(v) // 5, 1):]) / max(len(v[-max(len(v) // 5, 1):]), 1) for t, v in losses.items()}
 
 
 def generate_answer(model, tokenizer, prompt: str, max_new_tokens: int) -> str:
@@ -235,7 +265,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Training
     record = {"config": asdict(config), "seed": seed, "steps": config.steps, "train_wall_s": round(train_s, 1),
               "train_cpu_s": round(train_cpu_s, 1),
               "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": torch.get_num_threads(),
-              "final_loss": final_loss, "dense_accuracy": accuracy,
+              "final_answer_loss": final_loss, "dense_accuracy": accuracy,
               "parameters": sum(p.numel() for p in model.parameters())}
     (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
     try:

@@ -19,3 +19,12 @@ def random_case(seq_len: int = 200, q_heads: int = 4, kv_heads: int = 2, head_di
 @pytest.fixture
 def case() -> AttentionCase:
     return random_case()
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread():
+    """Tiny models' matmuls run 100x slower when torch's threads outnumber the free cores."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 from kernels.block_layout import causal_block_mask  # noqa: E402
 from methods.sparse_attention.baselines.fixed_density import FixedDensity  # noqa: E402
@@ -27,15 +28,6 @@ class EveryCausalBlock(BlockSparseMethod):
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         return Estimate(causal_block_mask(case.q_heads, case.seq_len, block_size, case.q.device), 0.0)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny matmuls run 100x slower when torch's threads outnumber the free cores."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 from harness import DataError, RunContext  # noqa: E402
 from kernels.block_layout import causal_block_mask  # noqa: E402
@@ -30,15 +31,6 @@ TASKS = ["niah_single", "kv_retrieval"]
 ALL_METRICS = {name: getattr(lcm, name.upper()) for name in (
     "ruler_avg", "ruler_wavg", "prefill_density", "ruler_acc_512", "ruler_acc_1k", "ruler_acc_2k", "ruler_acc_4k",
     "ruler_acc_8k", "ruler_niah_single", "ruler_niah_multikey", "ruler_kv_retrieval", "ruler_variable_tracking")}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny matmuls run 100x slower when torch's threads outnumber the free cores."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")
