@@ -1,17 +1,21 @@
 """Block-sparse causal attention in plain torch: the semantics every backend matches, and the CPU path.
 
 The unit of work is a CSR row, one (head, query block) pair. Rows with the same number of active
-key blocks and the same answer to "is the diagonal block kept?" form a group, and each group is
-one fused SDPA call over its rows' gathered K/V blocks: unmasked, or with the lower-right causal
-mask (a kept diagonal block is a row's last, as columns ascend and never pass the query block).
-Equal rows need no padding. K/V blocks are gathered for several groups at once, so the whole call
-is a few dozen torch calls instead of several per query block: on a busy CPU every parallel call
-waits for its slowest thread. Only active blocks are computed, and the gathered blocks of one batch
-are bounded by 2·Hq·nb, so memory is O(Hq·N·d), never N x N.
+key blocks and the same answer to "is the diagonal block kept?" form a group, whatever their head
+or query block, and each group is one fused SDPA call over its rows' K/V blocks, gathered by index:
+unmasked, or with the lower-right causal mask (a kept diagonal block is a row's last, as columns
+ascend and never pass the query block). Equal rows need no padding, and a group per distinct width
+(a few dozen) replaces a loop over query blocks with padded heads, whose many small torch calls cost
+more than their arithmetic on a busy CPU, where every parallel call waits for its slowest thread.
+Measured on a shared 2-core machine, 2 heads, N = 16K, B = 128, density 0.25: 0.58x dense SDPA on
+two threads where the per-query-block loop took 1.02x; 0.38x and 0.39x on one thread.
+Only active blocks are computed, and a group gathers at most Hq·nb blocks, so memory is O(Hq·N·d),
+never N x N.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 import torch
 import torch.nn.functional as F
@@ -48,9 +52,11 @@ def _blocks(x: torch.Tensor, num_blocks: int, block_size: int) -> torch.Tensor:
     return x.reshape(heads * num_blocks, block_size, dim)
 
 
-def _schedule(layout: BlockLayout, group_size: int) -> tuple[torch.Tensor, torch.Tensor, list[_Group]]:
-    """Rows sorted by (width, diagonal kept), the K/V block of each of their active slots in that order
-    (row r's query head reads KV head r // nb // group_size), and the groups of equal rows."""
+def _schedule(layout: BlockLayout, group_size: int,
+              max_blocks: int) -> tuple[torch.Tensor, torch.Tensor, list[_Group]]:
+    """Rows sorted by (width, diagonal kept); the K/V block of each of their active slots, in that order
+    (row r's query head reads KV head r // nb // group_size); the groups of equal rows, each at most
+    `max_blocks` blocks."""
     nb = layout.num_blocks
     rows = torch.arange(layout.heads * nb, device=layout.row_ptr.device)
     counts = layout.row_ptr.diff()
@@ -64,30 +70,14 @@ def _schedule(layout: BlockLayout, group_size: int) -> tuple[torch.Tensor, torch
     blocks = (order // nb // group_size * nb).repeat_interleave(widths) + columns
 
     sizes = torch.unique_consecutive(key[order], return_counts=True)[1].tolist()
-    bounds = [0, *torch.tensor(sizes).cumsum(0).tolist()]
-    first_rows = bounds[:-1]
-    widths_at, kept_at, starts_at = (x[first_rows].tolist() for x in (widths, diagonal[order], starts))
-    groups = [_Group(start, stop, width, kept, first)
-              for start, stop, width, kept, first in zip(first_rows, bounds[1:], widths_at, kept_at, starts_at)]
+    bounds = [0, *accumulate(sizes)]
+    groups = []
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        width, kept, first = int(widths[start]), bool(diagonal[order[start]]), int(starts[start])
+        rows_per_group = max(1, max_blocks // width)
+        groups += [_Group(row, min(stop, row + rows_per_group), width, kept, first + (row - start) * width)
+                   for row in range(start, stop, rows_per_group)]
     return order, blocks, groups
-
-
-def _batches(groups: list[_Group], max_blocks: int) -> list[list[_Group]]:
-    """Consecutive groups whose blocks total at most `max_blocks`, a larger group split by rows."""
-    pieces = []
-    for group in groups:
-        rows_per_piece = max(1, max_blocks // group.width)
-        for start in range(group.start, group.stop, rows_per_piece):
-            stop = min(group.stop, start + rows_per_piece)
-            pieces.append(_Group(start, stop, group.width, group.diagonal,
-                                 group.first_block + (start - group.start) * group.width))
-    batches: list[list[_Group]] = []
-    for piece in pieces:
-        if batches and piece.last_block - batches[-1][0].first_block <= max_blocks:
-            batches[-1].append(piece)
-        else:
-            batches.append([piece])
-    return batches
 
 
 def block_sparse_attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, layout: BlockLayout,
@@ -99,7 +89,7 @@ def block_sparse_attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.
     check_inputs(q, k, v, layout)
     q_heads, seq_len, dim = q.shape
     block, nb = layout.block_size, layout.num_blocks
-    order, blocks, groups = _schedule(layout, q_heads // k.shape[0])
+    order, blocks, groups = _schedule(layout, q_heads // k.shape[0], max_blocks=q_heads * nb)
     queries = _blocks(q.float(), nb, block).index_select(0, order)
     keys, values = (_blocks(x.float(), nb, block) for x in (k, v))
     widest = groups[0].width
@@ -108,16 +98,18 @@ def block_sparse_attention_reference(q: torch.Tensor, k: torch.Tensor, v: torch.
     causal = torch.zeros(block, widest * block, device=q.device).masked_fill_(
         torch.ones(block, widest * block, dtype=torch.bool, device=q.device).triu((widest - 1) * block + 1),
         -torch.inf)
-    attended = []
-    for batch in _batches(groups, 2 * q_heads * nb):
-        offset = batch[0].first_block
-        gathered = blocks[offset:batch[-1].last_block]
-        batch_keys, batch_values = keys.index_select(0, gathered), values.index_select(0, gathered)
-        for group in batch:
-            tile = (group.stop - group.start, 1, group.width * block, dim)
-            span = slice(group.first_block - offset, group.last_block - offset)
-            attended.append(F.scaled_dot_product_attention(
-                queries[group.start:group.stop, None], batch_keys[span].view(tile), batch_values[span].view(tile),
-                attn_mask=causal[:, (widest - group.width) * block:] if group.diagonal else None, scale=scale))
-    out = torch.empty_like(queries).index_copy_(0, order, torch.cat(attended)[:, 0])
+    # Gather into buffers reused across groups: a fresh multi-MB tensor can be fresh pages from mmap, and
+    # faulting those in costs several times the copy itself.
+    most = max(group.last_block - group.first_block for group in groups)
+    key_buffer, value_buffer = keys.new_empty(most, block, dim), values.new_empty(most, block, dim)
+    out = torch.empty_like(queries)
+    for group in groups:
+        tile = (group.stop - group.start, 1, group.width * block, dim)
+        gathered = blocks[group.first_block:group.last_block]
+        group_keys = torch.index_select(keys, 0, gathered, out=key_buffer[:len(gathered)])
+        group_values = torch.index_select(values, 0, gathered, out=value_buffer[:len(gathered)])
+        attended = F.scaled_dot_product_attention(
+            queries[group.start:group.stop, None], group_keys.view(tile), group_values.view(tile),
+            attn_mask=causal[:, (widest - group.width) * block:] if group.diagonal else None, scale=scale)
+        out.index_copy_(0, order[group.start:group.stop], attended[:, 0])
     return out.view(q_heads, nb * block, dim)[:, :seq_len].to(q.dtype)

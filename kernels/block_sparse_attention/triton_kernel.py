@@ -33,12 +33,17 @@ def _block_sparse_attention_kernel(
     head = tl.program_id(0)
     query_block = tl.program_id(1)
     kv_head = head // group_size
+    # Head offsets in int64: Hq·N·d passes 2^31 at a few million tokens.
+    q_ptr += head.to(tl.int64) * q_head_stride
+    out_ptr += head.to(tl.int64) * out_head_stride
+    k_ptr += kv_head.to(tl.int64) * k_head_stride
+    v_ptr += kv_head.to(tl.int64) * v_head_stride
     queries = query_block * BLOCK + tl.arange(0, BLOCK)
     within_block = tl.arange(0, BLOCK)
     dims = tl.arange(0, DIM_PAD)
     dim_ok = dims[None, :] < HEAD_DIM
 
-    q = tl.load(q_ptr + head * q_head_stride + queries[:, None] * q_seq_stride + dims[None, :],
+    q = tl.load(q_ptr + queries[:, None] * q_seq_stride + dims[None, :],
                 mask=(queries[:, None] < seq_len) & dim_ok, other=0.0)
     row_max = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
     row_sum = tl.zeros([BLOCK], dtype=tl.float32)
@@ -49,7 +54,7 @@ def _block_sparse_attention_kernel(
         key_block = tl.load(col_idx + entry)
         keys = key_block * BLOCK + within_block
         key_ok = (keys[:, None] < seq_len) & dim_ok
-        k = tl.load(k_ptr + kv_head * k_head_stride + keys[:, None] * k_seq_stride + dims[None, :],
+        k = tl.load(k_ptr + keys[:, None] * k_seq_stride + dims[None, :],
                     mask=key_ok, other=0.0)
         scores = tl.dot(q, tl.trans(k), input_precision=PRECISION) * qk_scale
         if key_block == query_block:
@@ -60,13 +65,13 @@ def _block_sparse_attention_kernel(
         probs = tl.math.exp2(scores - new_max[:, None])
         correction = tl.math.exp2(row_max - new_max)
         row_sum = row_sum * correction + tl.sum(probs, axis=1)
-        v = tl.load(v_ptr + kv_head * v_head_stride + keys[:, None] * v_seq_stride + dims[None, :],
+        v = tl.load(v_ptr + keys[:, None] * v_seq_stride + dims[None, :],
                     mask=key_ok, other=0.0)
         acc = acc * correction[:, None] + tl.dot(probs.to(v.dtype), v, input_precision=PRECISION)
         row_max = new_max
 
     out = acc / row_sum[:, None]
-    tl.store(out_ptr + head * out_head_stride + queries[:, None] * out_seq_stride + dims[None, :],
+    tl.store(out_ptr + queries[:, None] * out_seq_stride + dims[None, :],
              out.to(out_ptr.dtype.element_ty), mask=(queries[:, None] < seq_len) & dim_ok)
 
 

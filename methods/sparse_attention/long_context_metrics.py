@@ -73,6 +73,8 @@ RULER_WAVG = Metric("ruler_wavg", ruler_wavg, higher_is_better=True, unit="%",
 PREFILL_DENSITY = Metric("prefill_density", prefill_density, higher_is_better=False,
                          description="fraction of causal (query, key) pairs the prefill computed, mean over samples "
                                      "and layers")
+PREFILL_SPARSITY = Metric("prefill_sparsity", lambda table: 1.0 - prefill_density(table), higher_is_better=True,
+                          description="1 - prefill_density: the sparsity column of ProxyAttn's RULER table")
 RULER_ACC_512 = _accuracy_metric(512)
 RULER_ACC_1K = _accuracy_metric(1024)
 RULER_ACC_2K = _accuracy_metric(2048)
