@@ -15,6 +15,11 @@ tasks.add(
     "RULER Avg/wAvg, per-length and per-task accuracy, prefill density",
 )
 datasets.add(
+    "sparse_attention.model_capture", "methods.sparse_attention.model_capture:model_capture",
+    "Q/K/V of a model's prefill of RULER prompts (the tiny Llama, or model: {path: DIR}), every layer; "
+    "seed i reads prompt i",
+)
+datasets.add(
     "sparse_attention.ruler_tiny", "methods.sparse_attention.long_context:ruler_tiny",
     "RULER tasks (niah_single, niah_multikey, kv_retrieval, variable_tracking) at given lengths, with the model "
     "answering them: the family's tiny Llama (tiny_model.prepare arguments) or model: {path: DIR}",

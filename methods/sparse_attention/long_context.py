@@ -119,7 +119,7 @@ def ruler_tiny(tasks: list[str] | None = None, context_lengths: list[int] | None
     dtype = options.pop("dtype", "float32")
     if dtype not in DTYPES:
         raise DataError(f"model dtype {dtype!r} is not one of {', '.join(DTYPES)}", field="args.model.dtype")
-    path = _model_dir(options)
+    path = model_dir(options)
     loaded, tokenizer = load_model(path, DTYPES[dtype])
     limit = getattr(loaded.config, "max_position_embeddings", None)
     if limit is not None and max(lengths) > limit:
@@ -128,7 +128,7 @@ def ruler_tiny(tasks: list[str] | None = None, context_lengths: list[int] | None
     return RulerTiny(tuple(tasks), tuple(lengths), samples, block_size, path, loaded, tokenizer)
 
 
-def _model_dir(options: dict[str, Any]) -> Path:
+def model_dir(options: dict[str, Any]) -> Path:
     """The model folder: `path` as given, or `tiny_model.prepare(**options)` (trained if not cached)."""
     if "path" in options:
         if len(options) > 1:

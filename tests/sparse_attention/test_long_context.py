@@ -34,23 +34,8 @@ ALL_METRICS = {name: getattr(lcm, name.upper()) for name in (
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    """A random-init tiny Llama over the family's word-level vocabulary, saved as a Hugging Face folder."""
-    tokenizer = tiny_model.build_tokenizer()
-    torch.manual_seed(0)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-        num_key_value_heads=2, max_position_embeddings=1024, bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
-    path = tmp_path_factory.mktemp("tiny-random-llama")
-    transformers.LlamaForCausalLM(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def data(model_dir):
-    return ruler_tiny(tasks=TASKS, context_lengths=[256], samples=1, model={"path": str(model_dir)}, block_size=16)
+def data(random_model_dir):
+    return ruler_tiny(tasks=TASKS, context_lengths=[256], samples=1, model={"path": str(random_model_dir)}, block_size=16)
 
 
 def _table(rows: list[tuple[str, int, float]]) -> pd.DataFrame:
@@ -133,8 +118,8 @@ def test_a_missing_model_folder_is_a_data_error_naming_it(tmp_path):
     assert str(missing) in str(error.value)
 
 
-def test_a_model_folder_without_tokenizer_is_a_clear_data_error(model_dir, tmp_path):
-    (tmp_path / "config.json").write_text((model_dir / "config.json").read_text())
+def test_a_model_folder_without_tokenizer_is_a_clear_data_error(random_model_dir, tmp_path):
+    (tmp_path / "config.json").write_text((random_model_dir / "config.json").read_text())
     with pytest.raises(DataError, match="has no tokenizer") as error:
         ruler_tiny(tasks=TASKS, context_lengths=[256], samples=1, model={"path": str(tmp_path)})
     assert "save_pretrained" in str(error.value)
@@ -150,8 +135,8 @@ def test_a_model_folder_without_tokenizer_is_a_clear_data_error(model_dir, tmp_p
     ({"model": "some/folder"}, "model must be a mapping"),
     ({"context_lengths": [4096]}, "exceeds the model's max_position_embeddings"),
 ])
-def test_bad_dataset_arguments_are_data_errors(model_dir, args, message):
-    full = {"tasks": TASKS, "context_lengths": [256], "samples": 1, "model": {"path": str(model_dir)}} | args
+def test_bad_dataset_arguments_are_data_errors(random_model_dir, args, message):
+    full = {"tasks": TASKS, "context_lengths": [256], "samples": 1, "model": {"path": str(random_model_dir)}} | args
     with pytest.raises(DataError, match=message):
         ruler_tiny(**full)
 

@@ -10,7 +10,8 @@ import pytest
 from methods.sparse_attention import ruler, tiny_model
 
 TINY = tiny_model.TrainingConfig(hidden_size=32, intermediate_size=64, num_layers=2, head_dim=4,
-                                 curriculum=((256, 4, 2),), warmup_steps=1, eval_lengths=(256,), eval_samples=1)
+                                 induction_warmup=(64, 2, 1), curriculum=((256, 5, 5),), warmup_steps=1,
+                                 eval_lengths=(256,), eval_samples=1)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def test_prepare_writes_a_folder_that_loads_offline(prepared):
     answer = tiny_model.generate_answer(model, tokenizer, sample.prompt, max_new_tokens=3)
     assert isinstance(answer, str) and len(answer.split()) <= 3
     record = json.loads((prepared / "training.json").read_text())
-    assert record["steps"] == 2 and record["seed"] == 0
+    assert record["steps"] == 6 and record["seed"] == 0
     assert set(record["dense_accuracy"]) == set(ruler.TASKS)
     assert not list(prepared.parent.glob(".staging-*"))
 
