@@ -180,3 +180,39 @@ def test_bad_dataset_params_name_the_line(cli, write_suite, entry, message):
     code, _, err = cli("plan", str(path))
     assert code == 3, err
     assert f"{path}:7:" in err and message in err
+
+
+REPORT_SUITE = """\
+schema_version: 1
+suite: toy
+task: toy.sign
+datasets: {{easy: {{loader: numbers}}}}
+metrics: [accuracy]
+methods:
+  thr: {{impl: threshold, params: {{t: [0.0, 0.5]}}}}
+  other: {{impl: threshold}}
+{extra}
+"""
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("report: {measures: [samples], tradeoffs: [{x: samples, y: f1}]}", "'f1' is neither a metric of this suite"),
+    ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, at_matched: f1}}]",
+     "metric 'f1' is not in this suite's metrics"),
+    ("claims: [{text: t, check: {metric: accuracy, best: thr, at_matched: accuracy}}]",
+     "'at_matched' compares 'better' with 'than'"),
+    ("references: [{method: thr, dataset: x, metric: wall, value: 1.0, source: s}]",
+     "neither in this suite's metrics nor in its report measures"),
+])
+def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
+    code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
+    assert code == 3
+    assert message in err and "Traceback" not in err
+
+
+def test_tradeoffs_matched_claims_and_cited_measures_validate(cli, write_suite):
+    extra = ("report: {measures: [samples], tradeoffs: [{x: samples, y: accuracy}]}\n"
+             "claims: [{text: t, check: {metric: accuracy, better: thr, than: other, at_matched: accuracy}}]\n"
+             "references: [{method: thr, dataset: paper, metric: samples, value: 10.0, source: 'Doe, Table 1'}]")
+    code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
+    assert code == 0, err
