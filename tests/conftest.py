@@ -14,6 +14,20 @@ from harness.cli import main
 REPO = Path(__file__).resolve().parents[1]
 
 
+def _interpret_triton_without_cuda() -> None:
+    """Triton reads TRITON_INTERPRET once, when it is first imported, and other packages import it early
+    (torch-geometric does), so the kernel tests' CPU interpreter is switched on here, before any test module."""
+    try:
+        import torch
+    except ImportError:
+        return
+    if not torch.cuda.is_available():
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
+_interpret_triton_without_cuda()
+
+
 def data_root() -> Path:
     """HARNESS_DATA_ROOT if set, else the shared data folder beside the checkout, else ./data."""
     if os.environ.get("HARNESS_DATA_ROOT"):
