@@ -5,7 +5,7 @@ P = row-softmax(causal(q̄ k̄ᵀ · scale)) over the sampled keys only (the spe
 softmax"), and A[m, n] reduces P over the tile of query block m and key block n. Because B % s == 0,
 block m holds the strided rows [m·B/s, (m+1)·B/s) on both axes, so the tiles are squares of B/s
 strided rows (the last one ragged when N is not a multiple of B). Tiles above the diagonal are 0.
-ProxyAttn (arXiv 2509.24745), spec /work/shared/papers/proxyattn.md, "Algorithm" step 1.
+ProxyAttn (arXiv 2509.24745), spec shared/papers/proxyattn.md, "Algorithm" step 1.
 """
 from __future__ import annotations
 

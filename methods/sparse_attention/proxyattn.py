@@ -21,10 +21,10 @@ import torch
 
 from kernels.block_layout import causal_block_mask, num_blocks
 from kernels.proxy_scores import proxy_block_scores, proxy_estimation_flops
+from methods.sparse_attention.last_queries import block_sums, last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import cover_count, force_blocks, top_k_per_row
-from methods.sparse_attention.true_attention import expand_kv
 
 CHOICES = {"budget": ("dynamic", "static"), "row_budget_rule": ("literal", "proportional"),
            "tile_reduce": ("max", "max_mean")}
@@ -78,17 +78,10 @@ class ProxyAttn(BlockSparseMethod):
 
     def head_budgets(self, case: AttentionCase, block_size: int) -> torch.Tensor:
         """b_h of Algorithm 1: the share of key blocks that covers gamma of head h's last-block attention."""
-        n = case.seq_len
-        start = max(0, n - block_size)
-        q = case.q[:, start:].float()
-        k = expand_kv(case.k.float(), case.group_size)
-        logits = torch.einsum("hrd,hkd->hrk", q, k) / math.sqrt(case.head_dim)
-        rows = torch.arange(start, n, device=q.device)[:, None]
-        logits.masked_fill_(torch.arange(n, device=q.device)[None, :] > rows, float("-inf"))
-        mass = torch.softmax(logits, dim=-1).mean(1)  # [Hq, N]
-        nb = num_blocks(n, block_size)
-        per_block = torch.nn.functional.pad(mass, (0, nb * block_size - n)).reshape(case.q_heads, nb, block_size).sum(-1)
-        return cover_count(per_block, self.gamma).double() / nb
+        n_last = min(block_size, case.seq_len)
+        columns, _, _ = last_query_scores(case, n_last, diagonals=False)  # [Hq, N]: rows summed
+        per_block = block_sums(columns / n_last, block_size)
+        return cover_count(per_block, self.gamma).double() / num_blocks(case.seq_len, block_size)
 
     def _row_budgets(self, case: AttentionCase, block_size: int, nb: int) -> torch.Tensor:
         """K[h, m], the number of blocks query block m of head h keeps."""

@@ -10,8 +10,9 @@ import torch
 from kernels.block_layout import BlockLayout, causal_block_mask, num_blocks
 from methods.sparse_attention.baselines import xattention
 from methods.sparse_attention.baselines.flexprefill import FlexPrefill, score_cover_topk
-from methods.sparse_attention.baselines.minference import MInference, diagonal_sums, vertical_slash_block_mask
+from methods.sparse_attention.baselines.minference import MInference, vertical_slash_block_mask
 from methods.sparse_attention.baselines.xattention import XAttention, antidiagonal_block_scores, threshold_blocks
+from methods.sparse_attention.last_queries import diagonal_sums
 from methods.sparse_attention.method import BlockSparseMethod, dense_attention_flops
 from methods.sparse_attention.problem import AttentionCase
 from tests.sparse_attention.conftest import random_case

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import torch
 
 from kernels.block_layout import causal_block_mask, num_blocks
-from methods.sparse_attention.baselines.minference import last_query_scores
+from methods.sparse_attention.last_queries import block_means, block_sums, last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
 from methods.sparse_attention.problem import AttentionCase
 
@@ -47,23 +47,6 @@ def score_cover_topk(scores: torch.Tensor, gamma: float) -> torch.Tensor:
     """`score_cover_topk`: 1 + how many of the largest scores (per row) sum to at most gamma."""
     cumulative = scores.sort(dim=-1, descending=True).values.cumsum(-1)
     return (cumulative <= gamma).sum(-1) + 1
-
-
-def block_sums(x: torch.Tensor, block_size: int) -> torch.Tensor:
-    """[..., N] -> [..., nb]: sums over each block, the ragged last one over its own positions."""
-    n = x.shape[-1]
-    padded = torch.nn.functional.pad(x, (0, num_blocks(n, block_size) * block_size - n))
-    return padded.unflatten(-1, (-1, block_size)).sum(-1)
-
-
-def block_means(x: torch.Tensor, block_size: int) -> torch.Tensor:
-    """[H, N, d] -> [H, nb, d] fp32: the mean of each block's rows, the ragged last one over its own rows."""
-    n = x.shape[1]
-    nb = num_blocks(n, block_size)
-    padded = torch.nn.functional.pad(x.float(), (0, 0, 0, nb * block_size - n))
-    sizes = torch.full((nb,), float(block_size), device=x.device)
-    sizes[-1] = n - (nb - 1) * block_size
-    return padded.unflatten(1, (nb, block_size)).sum(2) / sizes[:, None]
 
 
 def sqrt_js_distance(p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:

@@ -24,52 +24,16 @@ mass, never lose it.
 """
 from __future__ import annotations
 
-import math
-
 import torch
 
 from kernels.block_layout import num_blocks
+from methods.sparse_attention.last_queries import last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
 from methods.sparse_attention.problem import AttentionCase
 
 LAST_QUERIES = 64
 KEEP_FIRST_COLUMNS = 30
 KEEP_NEAREST_DIAGONALS = 100
-
-
-def diagonal_sums(probs: torch.Tensor) -> torch.Tensor:
-    """[..., n, N] attention rows of the last n queries -> [..., N]: entry t sums the pairs at distance t.
-
-    Query i of the n is position N - n + i, so distance t pairs it with key N - n + i - t. Each row
-    is shifted by n - 1 - i through a strided view of the key-reversed, right-padded rows: no
-    N x N matrix and no index tensor.
-    """
-    *lead, n, length = probs.shape
-    rows = torch.nn.functional.pad(probs.flip(-1), (0, n)).reshape(-1, n, length + n).contiguous()
-    per = n * (length + n)
-    shifted = rows.as_strided((rows.shape[0], n, length), (per, length + n - 1, 1), storage_offset=n - 1)
-    return shifted.sum(-2).reshape(*lead, length)
-
-
-def last_query_scores(case: AttentionCase, n_last: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(column sums [Hq, N], diagonal sums [Hq, N] by distance, mean scaled last query [Hq, d]), fp32.
-
-    The causal softmax rows of the last `n_last` queries over all N keys, one KV group at a time so
-    at most group_size * n_last * N scores are held at once.
-    """
-    n, d, g = case.seq_len, case.head_dim, case.group_size
-    scale = 1.0 / math.sqrt(d)
-    causal = torch.ones(n_last, n_last, dtype=torch.bool, device=case.q.device).tril()
-    columns, diagonals, mean_q = [], [], []
-    for kv in range(case.kv_heads):
-        last_q = case.q[kv * g:(kv + 1) * g, n - n_last:].float() * scale  # [g, n_last, d]
-        scores = last_q @ case.k[kv].float().T                              # [g, n_last, N]
-        scores[..., n - n_last:] = scores[..., n - n_last:].masked_fill(~causal, float("-inf"))
-        probs = torch.softmax(scores, dim=-1)
-        columns.append(probs.sum(-2))
-        diagonals.append(diagonal_sums(probs))
-        mean_q.append(last_q.mean(-2))
-    return torch.cat(columns), torch.cat(diagonals), torch.cat(mean_q)
 
 
 def vertical_slash_block_mask(columns: torch.Tensor, distances: torch.Tensor, seq_len: int,
