@@ -24,9 +24,8 @@ from transformers import AttentionInterface
 from transformers.integrations.sdpa_attention import sdpa_attention_forward
 from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 
-from kernels.block_layout import BlockLayout
 from methods.sparse_attention.fidelity import causal_pair_density
-from methods.sparse_attention.method import BlockSparseMethod, timed
+from methods.sparse_attention.method import BlockSparseMethod
 from methods.sparse_attention.problem import AttentionCase
 
 _names = itertools.count()
@@ -108,13 +107,11 @@ def _attention_function(method: BlockSparseMethod, block_size: int, stats: Prefi
         _check_prefill(module, query, attention_mask, dropout, scaling, kwargs.get("sliding_window"))
         layer = int(getattr(module, "layer_idx", len(stats.layers)))
         case = AttentionCase(f"layer{layer}", query[0].contiguous(), key[0].contiguous(), value[0].contiguous())
-        with torch.no_grad():
-            estimate, estimation_ms = timed(lambda: method.estimate(case, block_size), query.device)
-            layout = BlockLayout.from_mask(estimate.mask, case.seq_len, block_size)
-            output, attention_ms = timed(lambda: method.attend(case, layout), query.device)
-        density = causal_pair_density(estimate.mask, case.seq_len, block_size)
-        stats.layers.append(LayerPrefill(layer, case.seq_len, density, estimation_ms, attention_ms, estimate.fallback))
-        return output.transpose(0, 1)[None].contiguous(), None  # [Hq, N, d] -> [1, N, Hq, d]
+        result = method.prefill(case, block_size)
+        density = causal_pair_density(result.estimate.mask, case.seq_len, block_size)
+        stats.layers.append(LayerPrefill(layer, case.seq_len, density, result.estimation_ms, result.attention_ms,
+                                         result.estimate.fallback))
+        return result.output.transpose(0, 1)[None].contiguous(), None  # [Hq, N, d] -> [1, N, Hq, d]
 
     return attention
 

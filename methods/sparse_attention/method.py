@@ -32,6 +32,16 @@ class Estimate:
 
 
 @dataclass(frozen=True)
+class Prefill:
+    """One case's sparse prefill: the estimate, the attention output and the two stages' times."""
+
+    estimate: Estimate
+    output: torch.Tensor
+    estimation_ms: float
+    attention_ms: float
+
+
+@dataclass(frozen=True)
 class PrefillOutput:
     """One mask per case, in the order of `PrefillInputs.cases`."""
 
@@ -77,28 +87,32 @@ class BlockSparseMethod(Method):
         raise TypeError(f"a sparse-attention method takes PrefillInputs or LongContextInputs, "
                         f"got {type(inputs).__name__}")
 
+    def prefill(self, case: AttentionCase, block_size: int) -> Prefill:
+        """Estimate, then attend over the mask: one layer's sparse prefill, its two stages timed apart."""
+        device = case.q.device
+        with torch.no_grad():
+            estimate, estimation_ms = timed(lambda: self.estimate(case, block_size), device)
+            layout = BlockLayout.from_mask(estimate.mask, case.seq_len, block_size)
+            output, attention_ms = timed(lambda: self.attend(case, layout), device)
+        return Prefill(estimate, output, estimation_ms, attention_ms)
+
     def run_prefill(self, inputs: PrefillInputs, ctx: RunContext) -> PrefillOutput:
         masks: list[torch.Tensor] = []
         estimation_ms = attention_ms = flops = dense_flops = 0.0
         fallbacks = 0
         for index, case in enumerate(inputs.cases):
             case = case.to(ctx.device)
-            device = case.q.device
-            with torch.no_grad():
-                if index == 0 and device.type == "cuda":  # compile Triton kernels and warm caches untimed
-                    self.attend(case, BlockLayout.from_mask(self.estimate(case, inputs.block_size).mask,
-                                                            case.seq_len, inputs.block_size))
-                estimate, ms = timed(lambda: self.estimate(case, inputs.block_size), device)
-                estimation_ms += ms
-                layout = BlockLayout.from_mask(estimate.mask, case.seq_len, inputs.block_size)
-                _, ms = timed(lambda: self.attend(case, layout), device)
-                attention_ms += ms
-            if estimate.fallback:
+            if index == 0 and case.q.device.type == "cuda":  # compile Triton kernels and warm caches untimed
+                self.prefill(case, inputs.block_size)
+            result = self.prefill(case, inputs.block_size)
+            estimation_ms += result.estimation_ms
+            attention_ms += result.attention_ms
+            if result.estimate.fallback:
                 fallbacks += 1
-                ctx.log.info("%s: %s", case.name, estimate.fallback)
-            flops += estimate.flops
+                ctx.log.info("%s: %s", case.name, result.estimate.fallback)
+            flops += result.estimate.flops
             dense_flops += dense_attention_flops(case)
-            masks.append(estimate.mask.cpu())
+            masks.append(result.estimate.mask.cpu())
         ctx.record("estimation_ms", estimation_ms, "ms")
         ctx.record("attention_ms", attention_ms, "ms")
         ctx.record("prefill_ms", estimation_ms + attention_ms, "ms")
