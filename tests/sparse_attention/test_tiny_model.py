@@ -52,6 +52,32 @@ def test_cache_folder_is_named_by_recipe_and_seed(tmp_path, monkeypatch):
     assert tiny_model.model_dir(TINY, 0, tmp_path / "arg").parent == tmp_path / "arg"
 
 
+def test_learning_rate_holds_through_the_warm_up_and_restarts_its_decay_each_stage():
+    config = tiny_model.TrainingConfig(induction_warmup=(48, 64, 100), curriculum=((256, 8, 51), (512, 4, 51)),
+                                       warmup_steps=10)
+    rate = tiny_model._learning_rate
+    assert rate(config, 0, 0) == pytest.approx(config.warmup_learning_rate / 10)
+    assert rate(config, 0, 9) == rate(config, 0, 99) == config.warmup_learning_rate
+    for stage in (1, 2):
+        assert rate(config, stage, 0) == pytest.approx(config.learning_rate / 10)
+        assert rate(config, stage, 25) == pytest.approx(config.learning_rate * 0.55)
+        assert rate(config, stage, 50) == pytest.approx(config.learning_rate / 10)
+
+
+def test_repeated_strings_take_each_stages_length_and_batch(tokenizer, monkeypatch):
+    shapes = []
+    real_batch = tiny_model._repeated_tokens_batch
+
+    def recording_batch(tokenizer, rng, length, size):
+        shapes.append((length, size))
+        return real_batch(tokenizer, rng, length, size)
+
+    monkeypatch.setattr(tiny_model, "_repeated_tokens_batch", recording_batch)
+    tiny_model.train(TINY, 0, tokenizer)
+    # the warm-up's one step, then the curriculum's two repeated-string turns of its five steps
+    assert shapes == [TINY.induction_warmup[:2], TINY.curriculum[0][:2], TINY.curriculum[0][:2]]
+
+
 @pytest.mark.slow
 def test_prepare_writes_a_folder_that_loads_offline(prepared):
     from transformers import AutoModelForCausalLM, AutoTokenizer
