@@ -46,7 +46,7 @@ for _module, _name, _text in (
     (_ACCURACY, "prefill_density", "mean over samples of the prefill's density (causal pairs computed), all layers and heads"),
     (_ACCURACY, "prefill_sparsity", "1 - prefill_density: the sparsity column of ProxyAttn's RULER table"),
     *((_ACCURACY, f"ruler_acc_{_n}", f"accuracy (string_match_all) at {_n} tokens, x100; NaN when absent")
-      for _n in ("512", "1k", "2k", "4k", "8k")),
+      for _n in ("512", "768", "1k", "2k", "4k", "8k")),
     *((_ACCURACY, f"ruler_{_t}", f"accuracy on RULER's {_t}, mean over lengths, x100")
       for _t in ("niah_single", "niah_multikey", "kv_retrieval", "variable_tracking")),
 ):

@@ -15,7 +15,7 @@ import pandas as pd
 from harness import Metric
 from methods.sparse_attention import ruler
 
-LENGTH_LABELS = {512: "512", 1024: "1k", 2048: "2k", 4096: "4k", 8192: "8k"}
+LENGTH_LABELS = {512: "512", 768: "768", 1024: "1k", 2048: "2k", 4096: "4k", 8192: "8k"}
 
 
 def accuracy_by_length(table: pd.DataFrame) -> dict[int, float]:
@@ -76,6 +76,7 @@ PREFILL_DENSITY = Metric("prefill_density", prefill_density, higher_is_better=Fa
 PREFILL_SPARSITY = Metric("prefill_sparsity", lambda table: 1.0 - prefill_density(table), higher_is_better=True,
                           description="1 - prefill_density: the sparsity column of ProxyAttn's RULER table")
 RULER_ACC_512 = _accuracy_metric(512)
+RULER_ACC_768 = _accuracy_metric(768)
 RULER_ACC_1K = _accuracy_metric(1024)
 RULER_ACC_2K = _accuracy_metric(2048)
 RULER_ACC_4K = _accuracy_metric(4096)

@@ -78,6 +78,13 @@ def test_repeated_strings_take_each_stages_length_and_batch(tokenizer, monkeypat
     assert shapes == [TINY.induction_warmup[:2], TINY.curriculum[0][:2], TINY.curriculum[0][:2]]
 
 
+def test_repeated_strings_past_the_cap_keep_the_stages_tokens_in_more_rows():
+    config = tiny_model.TrainingConfig(repeated_tokens_max_length=1024)
+    assert tiny_model._repeat_shape(config, 512, 4) == (512, 4)
+    assert tiny_model._repeat_shape(config, 1024, 2) == (1024, 2)
+    assert tiny_model._repeat_shape(config, 4096, 1) == (1024, 4)
+
+
 @pytest.mark.slow
 def test_prepare_writes_a_folder_that_loads_offline(prepared):
     from transformers import AutoModelForCausalLM, AutoTokenizer
