@@ -25,4 +25,4 @@ def run(
                          data_root=Path(data_root) if data_root else None, plugins=plugins, live_progress=False)
     outcome = run_suite(suite_path, options)
     with Store(store) as db:
-        return records_frame(db.records(r.run_key for r in outcome.planned))
+        return records_frame(db.planned_records(outcome.planned))

@@ -10,10 +10,13 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.errors import StoreError
 from harness.record import RECORD_SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from harness.planner import RunSpec
 
 APPLICATION_ID = 0x48524E53  # "HRNS"
 DEFAULT_STORE = Path(".harness") / "results.sqlite"
@@ -102,6 +105,17 @@ class Store:
         for key, text in self._db.execute(query + " ORDER BY suite, method, dataset, seed", args):
             if wanted is None or key in wanted:
                 yield json.loads(text)
+
+    def planned_records(self, planned: Iterable["RunSpec"]) -> list[dict[str, Any]]:
+        """The stored records of `planned` runs (`RunSpec`s), in plan order, labelled as the plan labels them.
+
+        A run's key leaves out its label, so a run stored as `m` is the same run once a grid widens and the
+        plan calls it `m[p=1]`: reports and tables must show it under the plan's label, not the stored one.
+        """
+        planned = list(planned)
+        by_key = {r["run_key"]: r for r in self.records(spec.run_key for spec in planned)}
+        return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
+                for spec in planned if spec.run_key in by_key]
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]

@@ -343,8 +343,10 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
     for index, claim in enumerate(suite.claims):
         for key in ("best", "better", "than"):
             value = getattr(claim.check, key)
-            if value is not None and value not in suite.methods:
-                raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite")
+            if value is not None and value.split("[", 1)[0] not in suite.methods:
+                raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite",
+                                   hint="Name a method, or one of its variants as reports label it "
+                                        "(method[param=value]).")
         matched = claim.check.at_matched
         if matched is not None and matched not in metric_names:
             raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "

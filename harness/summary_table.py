@@ -39,7 +39,7 @@ def format_cell(mean: float, std: float, n: int, n_nonfinite: int = 0) -> str:
 
 def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     """One Markdown table per metric: methods x datasets, cells `mean ± std` over seeds (n)."""
-    frame = records_frame(store.records(r.run_key for r in planned))
+    frame = records_frame(store.planned_records(planned))
     if frame.empty:
         return "no stored runs for this suite yet\n"
     table = summary(frame, suite.metrics)

@@ -32,5 +32,5 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
         return outcome, None
     label = f"{suite_path} (store {options.store})"
     with Store(options.store) as store:
-        cand_frame = side_of_records(store.records(run.run_key for run in outcome.planned), label)
+        cand_frame = side_of_records(store.planned_records(outcome.planned), label)
     return outcome, compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), baseline, label)

@@ -30,8 +30,7 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
             records, methods = _by_name(suite, list(store.records(suite=suite.suite)))
             selection = "names (data files absent, run keys unchecked)"
         else:
-            by_key = {r["run_key"]: r for r in store.records(r.run_key for r in planned)}
-            records = [by_key[r.run_key] for r in planned if r.run_key in by_key]
+            records = store.planned_records(planned)
             methods = list(dict.fromkeys(r.method for r in planned))
             selection = "run keys"
         bootstrap = None

@@ -147,6 +147,20 @@ def test_python_api_returns_a_frame_of_the_planned_runs(write_suite, store):
     assert frame.groupby("method")["metric.accuracy"].mean()["thr[t=0.0]"] == 100.0
 
 
+def test_a_stored_run_takes_its_new_label_when_its_grid_widens(cli, write_suite, store, tmp_path):
+    import harness
+    from harness.reporting.load import load_report
+    from tests.conftest import TOY_PLUGIN, TOY_SUITE
+
+    single = write_suite(TOY_SUITE.replace("t: [0.0, 0.5]", "t: 0.5"))
+    assert set(harness.run(single, store=store, plugins=(TOY_PLUGIN,))["method"]) == {"thr"}
+    widened = write_suite(TOY_SUITE.replace("seeds: [0, 1]", "seeds: [0, 1, 2]"), name="widened.yaml")
+    frame = harness.run(widened, store=store, plugins=(TOY_PLUGIN,))
+    assert len(frame) == 6 and frame.groupby("method").size().to_dict() == {"thr[t=0.0]": 3, "thr[t=0.5]": 3}
+    report = load_report(widened, store)
+    assert report.cell("thr[t=0.5]", "easy", "accuracy").seeds == (0, 1, 2)
+
+
 def test_plan_lists_runs_and_their_stored_status(cli, write_suite, store):
     suite = str(write_suite())
     code, out, _ = cli("plan", suite, "--store", str(store))

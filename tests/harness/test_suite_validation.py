@@ -203,6 +203,8 @@ methods:
      "'at_matched' compares 'better' with 'than'"),
     ("references: [{method: thr, dataset: x, metric: wall, value: 1.0, source: s}]",
      "neither in this suite's metrics nor in its report measures"),
+    ("claims: [{text: t, check: {metric: accuracy, better: 'thx[t=0.5]', than: other}}]",
+     "'thx[t=0.5]' is not a method of this suite"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
@@ -212,7 +214,8 @@ def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write
 
 def test_tradeoffs_matched_claims_and_cited_measures_validate(cli, write_suite):
     extra = ("report: {measures: [samples], tradeoffs: [{x: samples, y: accuracy}]}\n"
-             "claims: [{text: t, check: {metric: accuracy, better: thr, than: other, at_matched: accuracy}}]\n"
+             "claims: [{text: t, check: {metric: accuracy, better: thr, than: other, at_matched: accuracy}},\n"
+             "         {text: one variant, check: {metric: accuracy, better: 'thr[t=0.5]', than: other}}]\n"
              "references: [{method: thr, dataset: paper, metric: samples, value: 10.0, source: 'Doe, Table 1'}]")
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
     assert code == 0, err
