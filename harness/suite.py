@@ -343,7 +343,7 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
     for index, claim in enumerate(suite.claims):
         for key in ("best", "better", "than"):
             value = getattr(claim.check, key)
-            if value is not None and value.split("[", 1)[0] not in suite.methods:
+            if value is not None and not _names_method(value, suite.methods):
                 raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite",
                                    hint="Name a method, or one of its variants as reports label it "
                                         "(method[param=value]).")
@@ -351,6 +351,11 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         if matched is not None and matched not in metric_names:
             raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "
                                "metrics", hint=f"Use one of: {', '.join(suite.metrics)}.")
+
+
+def _names_method(value: str, names: dict[str, Any]) -> bool:
+    """A suite method's name, or one of its grid variants as reports label it (`name[param=value]`)."""
+    return value in names or (value.endswith("]") and any(value.startswith(f"{name}[") for name in names))
 
 
 def _resolve(source: YamlSource, loc: tuple[Any, ...], resolve: Any) -> str:
