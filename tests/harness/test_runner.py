@@ -147,7 +147,7 @@ def test_python_api_returns_a_frame_of_the_planned_runs(write_suite, store):
     assert frame.groupby("method")["metric.accuracy"].mean()["thr[t=0.0]"] == 100.0
 
 
-def test_a_stored_run_takes_its_new_label_when_its_grid_widens(cli, write_suite, store, tmp_path):
+def test_a_stored_run_takes_its_new_label_when_its_grid_widens(write_suite, store):
     import harness
     from harness.reporting.load import load_report
     from tests.conftest import TOY_PLUGIN, TOY_SUITE
