@@ -40,18 +40,15 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import random
-import shutil
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.fingerprint import digest
+from harness.model_cache import CACHE_ENV, cache_root, publish
 from methods.sparse_attention import ruler
 
-CACHE_ENV = "HARNESS_MODEL_CACHE"
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
 log = logging.getLogger(__name__)
 
@@ -291,17 +288,16 @@ def dense_accuracy(model, tokenizer, tasks: tuple[str, ...], lengths: tuple[int,
 
 
 def model_dir(config: TrainingConfig, seed: int, cache_dir: str | Path | None = None) -> Path:
-    """`<cache>/tiny-llama-<hash>/`: `cache_dir`, else $HARNESS_MODEL_CACHE, else ~/.cache/iclr26-harness/models."""
-    cache = Path(cache_dir or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "iclr26-harness" / "models")
-    return cache / f"tiny-llama-{digest({'config': asdict(config), 'seed': seed})}"
+    """`<cache>/tiny-llama-<hash>/` under `harness.model_cache.cache_root(cache_dir)`."""
+    return cache_root(cache_dir) / f"tiny-llama-{digest({'config': asdict(config), 'seed': seed})}"
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: TrainingConfig = TrainingConfig(),
             num_threads: int | None = None) -> Path:
     """The folder of the model trained with `config` and `seed`, trained and written there first if absent.
 
-    Workers that race train into private staging folders and rename, so the folder appears whole or not at
-    all. `num_threads` caps torch's CPU threads (it changes the speed, not the recipe, so it is not hashed).
+    `harness.model_cache.publish` writes it, so racing workers never see half a folder. `num_threads` caps
+    torch's CPU threads (it changes the speed, not the recipe, so it is not hashed).
     """
     root = model_dir(config, seed, cache_dir)
     if (root / "training.json").is_file():
@@ -315,18 +311,16 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Training
     model, final_loss = train(config, seed, tokenizer)
     train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
     accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
-    root.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root.parent))
-    model.save_pretrained(staging)
-    tokenizer.save_pretrained(staging)
     record = {"config": asdict(config), "seed": seed, "steps": config.steps, "train_wall_s": round(train_s, 1),
               "train_cpu_s": round(train_cpu_s, 1),
               "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": torch.get_num_threads(),
               "final_answer_loss": final_loss, "dense_accuracy": accuracy,
               "parameters": sum(p.numel() for p in model.parameters())}
-    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-    try:
-        os.replace(staging, root)
-    except OSError:  # another worker finished first: theirs was trained from the same recipe
-        shutil.rmtree(staging, ignore_errors=True)
+
+    def write(staging: Path) -> None:
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
+
+    publish(root, write)
     return root
