@@ -1,0 +1,160 @@
+"""Memory per method and model: the analytic accounting for full-size configs, measured on the tiny models.
+
+QZO's Fig. 1 compares peak memory of AdamW, SGD, MeZO and QZO. For a published config (`model_configs.py`)
+the method's bytes are counted analytically on the meta device (`memory.py`: weights, gradients, optimizer
+states, extra); for a tiny model the method also runs `steps` training steps at batch 1 (Fig. 1's setting)
+and its tensors are measured: parameters and buffers, gradients held, optimizer states, and the process's
+peak-RSS growth over the run (CPU; on a GPU the harness's peak_cuda_mb is the paper's figure).
+The predictions table has a row per (source, component) with its bytes.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness import DataError, Instance, Metric, Task
+from methods.zo_finetune import synthetic
+from methods.zo_finetune.model_configs import MODEL_CONFIGS
+from methods.zo_finetune.task import model_folder
+
+COMPONENTS = ("weights", "gradients", "optimizer_states", "extra", "total")
+
+
+@dataclass(frozen=True)
+class MemoryInputs:
+    """A published config name (analytic only) or a model folder (analytic and measured)."""
+
+    name: str
+    model_dir: Path | None
+    steps: int
+
+
+def model_memory(model: str | Mapping[str, Any] = "llama-2-7b", steps: int = 5) -> MemoryInputs:
+    """`model` is a config name (opt-6.7b, llama-2-7b, llama-2-13b, llama-3.1-8b) or `prompt_task`'s model mapping."""
+    if not isinstance(steps, int) or steps < 1:
+        raise DataError(f"steps must be a positive integer, got {steps!r}", field="args.steps")
+    if isinstance(model, str):
+        if model not in MODEL_CONFIGS:
+            raise DataError(f"unknown model config {model!r}", field="args.model",
+                            hint=f"Known: {', '.join(sorted(MODEL_CONFIGS))}; or a mapping such as {{path: DIR}}.")
+        return MemoryInputs(model, None, steps)
+    folder = model_folder(model)
+    return MemoryInputs(folder.name, folder, steps)
+
+
+def memory_table(analytic: Mapping[str, float], measured: Mapping[str, float] | None) -> pd.DataFrame:
+    rows = [("analytic", k, v) for k, v in analytic.items()]
+    rows += [("measured", k, v) for k, v in (measured or {}).items()]
+    return pd.DataFrame(rows, columns=["source", "component", "bytes"])
+
+
+def measurement_examples(count: int) -> list:
+    """SST-2-format prompts for the measured steps (their content does not change the bytes)."""
+    return synthetic.examples("sst2", count, seed=0)
+
+
+class ModelMemory(Task):
+    """Bytes per component, analytic and (tiny models) measured; the method returns the predictions table."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        if split:
+            raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; the memory task takes none")
+
+    def instance(self, data: MemoryInputs, split: Mapping[str, Any], seed: int) -> Instance:
+        return Instance(inputs=data, truth=None)
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        if not isinstance(output, pd.DataFrame):
+            raise TypeError(f"a method returns its memory table (a DataFrame), got {type(output).__name__}")
+        return output
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        return {key: metric(predictions) for key, metric in metrics.items()}
+
+
+def measure(method: Any, inputs: MemoryInputs, seed: int) -> pd.DataFrame:
+    """`method`'s analytic bytes for the model's config and, for a model folder, its measured bytes."""
+    from methods.zo_finetune.memory import memory_breakdown, parameter_counts
+    from methods.zo_finetune.model_configs import config
+
+    if inputs.model_dir is None:
+        model_config = config(inputs.name)
+    else:
+        from transformers import AutoConfig
+
+        model_config = AutoConfig.from_pretrained(inputs.model_dir, local_files_only=True)
+    counts = parameter_counts(model_config)
+    breakdown = memory_breakdown(counts, method.memory_method)
+    analytic = {c: float(getattr(breakdown, c)) for c in COMPONENTS}
+    analytic["trainable_params"] = float(breakdown.trainable_params)
+    measured = None if inputs.model_dir is None else _measured(method, inputs, seed)
+    return memory_table(analytic, measured)
+
+
+def _measured(method: Any, inputs: MemoryInputs, seed: int) -> dict[str, float]:
+    import psutil
+    import torch
+
+    from harness.measure import peak_rss_mb, reset_peak_rss
+    from methods.zo_finetune.method import tensor_bytes
+    from methods.zo_finetune.objective import OptionScorer
+    from methods.zo_finetune.tiny_model import load
+
+    reset_peak_rss()
+    start_mb = psutil.Process().memory_info().rss / 2**20
+    base, tokenizer = load(inputs.model_dir)
+    scorer = OptionScorer(tokenizer)
+    data = scorer.encode(measurement_examples(inputs.steps))
+    torch.manual_seed(seed)
+    model = method.prepare(base)
+    optimizer = None
+    if method.trains:
+        adaptation = method.adapt(model, scorer, data, method.learning_rates[0], seed)
+        for step in range(inputs.steps):
+            adaptation.step([step])  # batch 1, as Fig. 1
+        optimizer = adaptation.optimizer
+    else:
+        for step in range(inputs.steps):
+            scorer.predict(model, data, batch_size=1)
+    measured = {k: float(v) for k, v in tensor_bytes(model, optimizer).items()}
+    measured["total"] = sum(measured.values())
+    measured["peak_rss_growth"] = max(0.0, peak_rss_mb() - start_mb) * 2**20
+    return measured
+
+
+def _component(source: str, component: str, scale: float) -> Any:
+    def value(table: pd.DataFrame) -> float:
+        rows = table[(table["source"] == source) & (table["component"] == component)]["bytes"]
+        return float(rows.iloc[0]) / scale if len(rows) else float("nan")
+    return value
+
+
+_GB, _MB = 1e9, 2**20
+ANALYTIC_TOTAL_GB = Metric("analytic_total_gb", _component("analytic", "total", _GB), False, unit="GB",
+                           description="analytic bytes of the method (weights + gradients + optimizer + extra), GB")
+ANALYTIC_WEIGHTS_GB = Metric("analytic_weights_gb", _component("analytic", "weights", _GB), False, unit="GB",
+                             description="analytic bytes of the (quantized) base weights, GB")
+ANALYTIC_GRADIENTS_GB = Metric("analytic_gradients_gb", _component("analytic", "gradients", _GB), False, unit="GB",
+                               description="analytic bytes of the gradients held, GB")
+ANALYTIC_OPTIMIZER_GB = Metric("analytic_optimizer_gb", _component("analytic", "optimizer_states", _GB), False,
+                               unit="GB", description="analytic bytes of the optimizer states, GB")
+ANALYTIC_EXTRA_GB = Metric("analytic_extra_gb", _component("analytic", "extra", _GB), False, unit="GB",
+                           description="analytic bytes of scales, zero-points and adapters, GB")
+ANALYTIC_TOTAL_MB = Metric("analytic_total_mb", _component("analytic", "total", _MB), False, unit="MB",
+                           description="analytic bytes of the method, MiB (for the tiny models)")
+TRAINABLE_PARAMS = Metric("trainable_params", _component("analytic", "trainable_params", 1.0), False,
+                          description="parameters the method trains (QZO: one scale per 128 quantized weights)")
+MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, unit="MB",
+                            description="measured bytes of parameters, buffers, gradients and optimizer states, MiB")
+MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, unit="MB",
+                             description="measured bytes of the model's parameters and buffers, MiB")
+MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, unit="MB",
+                               description="measured bytes of the gradients held after the steps, MiB")
+MEASURED_OPTIMIZER_MB = Metric("measured_optimizer_mb", _component("measured", "optimizer_states", _MB), False,
+                               unit="MB", description="measured bytes of the optimizer's states, MiB")
+PEAK_RSS_GROWTH_MB = Metric("peak_rss_growth_mb", _component("measured", "peak_rss_growth", _MB), False, unit="MB",
+                            description="the process's peak RSS over the run minus its RSS at the start, MiB")

@@ -1,0 +1,160 @@
+"""What every fine-tuning method shares: load the model, adapt it at each learning rate, keep the best on dev.
+
+A method subclass says how the model is prepared (`prepare`: quantize it, add adapters), which tensors it
+trains (`trainable`) and what one step does (`make_step`). The learning rate is tuned per method on the dev
+split only (the spec's fairness rule): each rate in the grid trains from the same start, and the rate whose
+best dev accuracy is highest is the one whose test predictions are returned. Steps are matched across
+methods by the suite.
+"""
+from __future__ import annotations
+
+import copy
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from harness import Method
+from harness.context import RunContext
+from methods.zo_finetune.objective import EncodedSet, OptionScorer
+from methods.zo_finetune.prompts import PromptExample
+from methods.zo_finetune.tiny_model import load
+from methods.zo_finetune.training import TrainingTrace, finetune
+from methods.zo_finetune.zo import ZerothOrderOptimizer
+
+
+@dataclass(frozen=True)
+class FineTuneInputs:
+    """One task's train/dev/test examples and the folder of the model to adapt."""
+
+    task: str
+    model_dir: Path
+    train: Sequence[PromptExample]
+    dev: Sequence[PromptExample]
+    test: Sequence[PromptExample]
+
+
+@dataclass
+class FineTuneOutput:
+    """Test predictions (option indices) of the chosen learning rate, with its trace and memory accounting."""
+
+    predictions: np.ndarray
+    learning_rate: float | None = None
+    trace: TrainingTrace | None = None
+    trainable_params: int = 0
+    tensor_bytes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Adaptation:
+    """A method's model ready to train: its trainable tensors, one step, and the optimizer (for its state bytes)."""
+
+    trainable: list[torch.Tensor]
+    step: Callable[[Sequence[int]], float]
+    optimizer: Any = None
+    grads: list[float] = field(default_factory=list)
+
+
+def zeroth_order(optimizer: ZerothOrderOptimizer, model: torch.nn.Module, scorer: OptionScorer,
+                 train: EncodedSet) -> Adaptation:
+    """The adaptation of a two-point zeroth-order method: each step logs d and returns L+."""
+    grads: list[float] = []
+
+    def step(batch: Sequence[int]) -> float:
+        result = optimizer.step(lambda: scorer.loss(model, train, batch))
+        grads.append(result.projected_grad)
+        return result.loss_plus
+
+    return Adaptation(optimizer.perturbation.params, step, None, grads)
+
+
+def tensor_bytes(model: torch.nn.Module, optimizer: Any = None) -> dict[str, int]:
+    """Bytes of the model's parameters and buffers, of the gradients held, and of the optimizer's states."""
+    weights = sum(t.numel() * t.element_size() for t in [*model.parameters(), *model.buffers()])
+    grads = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
+    states = 0
+    if isinstance(optimizer, torch.optim.Optimizer):
+        states = sum(v.numel() * v.element_size() for s in optimizer.state.values() for v in s.values()
+                     if torch.is_tensor(v) and v.dim() > 0)
+    return {"weights": weights, "gradients": grads, "optimizer_states": states}
+
+
+class FineTuningMethod(Method):
+    """Base of QZO, MeZO, FT, LoRA, QLoRA and the zero-shot rows; subclasses define the three hooks below."""
+
+    trains: ClassVar[bool] = True
+
+    def __init__(self, learning_rate: float | Sequence[float] = (), steps: int = 0, batch_size: int = 16,
+                 eval_steps: int = 100) -> None:
+        rates = [learning_rate] if isinstance(learning_rate, (int, float)) else list(learning_rate)
+        if self.trains and (not rates or any(not r > 0 for r in rates)):
+            raise ValueError(f"learning_rate must be a positive number or a list of them, got {learning_rate!r}")
+        for name, value in (("steps", steps), ("batch_size", batch_size), ("eval_steps", eval_steps)):
+            if not isinstance(value, int) or value < (1 if self.trains or name != "steps" else 0):
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        self.learning_rates, self.steps, self.batch_size, self.eval_steps = rates, steps, batch_size, eval_steps
+
+    @abstractmethod
+    def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
+        """The model as this method trains and evaluates it (quantized, with adapters, ...)."""
+
+    def adapt(self, model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, learning_rate: float,
+              seed: int) -> Adaptation:
+        """The trainable tensors and one training step at `learning_rate`."""
+        raise NotImplementedError(f"{type(self).__name__} does not train")
+
+    @property
+    @abstractmethod
+    def memory_method(self) -> str:
+        """The method's name in `memory.memory_breakdown`'s accounting."""
+
+    def run(self, inputs: Any, ctx: RunContext) -> Any:
+        if not isinstance(inputs, FineTuneInputs):  # the memory task's MemoryInputs
+            from methods.zo_finetune.memory_task import measure
+
+            return measure(self, inputs, ctx.seed)
+        base, tokenizer = load(inputs.model_dir)
+        scorer = OptionScorer(tokenizer)
+        train, dev, test = (scorer.encode(s) for s in (inputs.train, inputs.dev, inputs.test))
+        if not self.trains:
+            model = self.prepare(base)
+            return record(ctx, FineTuneOutput(scorer.predict(model, test), tensor_bytes=tensor_bytes(model)))
+        best: tuple[float, FineTuneOutput] | None = None
+        for rate in self.learning_rates:
+            torch.manual_seed(ctx.seed)
+            model = self.prepare(copy.deepcopy(base))
+            adaptation = self.adapt(model, scorer, train, rate, ctx.seed)
+            trace = finetune(model, scorer, train, dev, adaptation.step, adaptation.trainable, self.steps,
+                             self.batch_size, self.eval_steps, ctx.seed, adaptation.grads)
+            ctx.log.info("%s lr=%g: best dev accuracy %.3f at step %d", type(self).__name__, rate,
+                         trace.best_dev_accuracy, trace.best_step)
+            if best is None or trace.best_dev_accuracy > best[0]:
+                output = FineTuneOutput(scorer.predict(model, test), rate, trace,
+                                        sum(t.numel() for t in adaptation.trainable),
+                                        tensor_bytes(model, adaptation.optimizer))
+                best = (trace.best_dev_accuracy, output)
+        return record(ctx, best[1])
+
+
+def record(ctx: RunContext, output: FineTuneOutput) -> FineTuneOutput:
+    """Store the run's training figures with it: the chosen rate, divergence, step time, tensor memory."""
+    for kind, size in output.tensor_bytes.items():
+        ctx.record(f"{kind}_mb", size / 2**20, "MB")
+    trace = output.trace
+    if trace is None:
+        return output
+    ctx.record("trainable_params", output.trainable_params)
+    ctx.record("learning_rate", output.learning_rate)
+    ctx.record("steps_run", trace.steps)
+    ctx.record("diverged", float(trace.first_nan_step is not None))
+    if trace.first_nan_step is not None:
+        ctx.record("first_nan_step", trace.first_nan_step)
+    ctx.record("best_dev_accuracy", trace.best_dev_accuracy)
+    ctx.record("final_train_loss", float(np.mean(trace.losses[-20:])))
+    ctx.record("step_ms", 1000.0 * trace.train_s / max(trace.steps, 1), "ms")
+    return output
+

@@ -1,0 +1,122 @@
+"""Fine-tune a model on one prompt-classification task and score its test predictions (QZO's Table 1 protocol).
+
+A dataset is a task (SST-2, RTE, CB or BoolQ in MeZO's prompts) with the model to adapt; each seed is a data
+seed (the paper's Table 4): its own 1,000 training and 500 dev examples, the same 1,000 test examples for
+every seed. The predictions table has a row per test example (`example`, `label`, `prediction`), so
+accuracy is re-scorable from the table alone.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import DataError, Instance, Metric, Task
+from methods.zo_finetune import synthetic
+from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
+from methods.zo_finetune.prompts import PromptExample, load_jsonl
+from methods.zo_finetune.tiny_model import PretrainingConfig, prepare
+
+TEST_SEED, DEV_SEED_BASE = 30_000, 50_000  # disjoint from pre-training (10,000 + seed) and its check (20,000)
+PREPARE_KEYS = ("seed", "cache_dir", "num_threads", "config")
+
+
+@dataclass(frozen=True)
+class PromptTaskData:
+    """A task's examples per split (train and dev per data seed) and the model folder."""
+
+    task: str
+    model_dir: Path
+    sizes: tuple[int, int, int]
+    files: Mapping[str, list[PromptExample]] | None = None  # user JSONL splits, when given
+
+    def split(self, name: str, seed: int) -> list[PromptExample]:
+        train, dev, test = self.sizes
+        if self.files is not None:
+            examples = self.files[name]
+            if name == "test":
+                return examples[:test]
+            rng = np.random.default_rng(seed)
+            return [examples[i] for i in rng.permutation(len(examples))[:train if name == "train" else dev]]
+        count, data_seed = {"train": (train, seed), "dev": (dev, DEV_SEED_BASE + seed), "test": (test, TEST_SEED)}[name]
+        return synthetic.examples(self.task, count, data_seed)
+
+
+def _sizes(train: int, dev: int, test: int) -> tuple[int, int, int]:
+    for name, value in (("train", train), ("dev", dev), ("test", test)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise DataError(f"{name} must be a positive number of examples, got {value!r}", field=f"args.{name}")
+    return train, dev, test
+
+
+def model_folder(model: Mapping[str, Any] | None) -> Path:
+    """`{path: DIR}` as given, else `tiny_model.prepare(**model)` (pre-trained on first use and cached)."""
+    if model is not None and not isinstance(model, Mapping):
+        raise DataError(f"model must be a mapping, got {model!r}", field="args.model",
+                        hint="Use {path: DIR} for a local model folder, or {config: {architecture: opt}}.")
+    options = dict(model or {})
+    if "path" in options:
+        if len(options) > 1:
+            raise DataError("model: give either path or the tiny model's arguments, not both", field="args.model")
+        return Path(str(options["path"])).expanduser()
+    unknown = sorted(set(options) - set(PREPARE_KEYS))
+    if unknown:
+        raise DataError(f"unknown model argument {unknown[0]!r}", field=f"args.model.{unknown[0]}",
+                        hint=f"Known: path, {', '.join(PREPARE_KEYS)}.")
+    if "config" in options:
+        try:
+            options["config"] = PretrainingConfig(**{k: tuple(v) if isinstance(v, list) else v
+                                                     for k, v in options["config"].items()})
+        except TypeError as exc:
+            raise DataError(f"bad tiny-model config: {exc}", field="args.model.config") from None
+    return prepare(**options)
+
+
+def prompt_task(task: str, train: int = 1000, dev: int = 500, test: int = 1000,
+                model: Mapping[str, Any] | None = None) -> PromptTaskData:
+    """A generated task (`synthetic.py`) in MeZO's prompt, and the model: the family's tiny Llama by default."""
+    if task not in synthetic.GENERATORS:
+        raise DataError(f"unknown task {task!r}", field="args.task", hint=f"Known: {', '.join(synthetic.GENERATORS)}.")
+    return PromptTaskData(task, model_folder(model), _sizes(train, dev, test))
+
+
+def jsonl_task(task: str, train: str, dev: str, test: str, model: Mapping[str, Any],
+               sizes: Mapping[str, int] | None = None) -> PromptTaskData:
+    """A user's GLUE/SuperGLUE JSONL files of `task` (`prompts.load_jsonl`); each seed samples train and dev."""
+    files = {name: load_jsonl(path, task) for name, path in (("train", train), ("dev", dev), ("test", test))}
+    wanted = dict(sizes or {})
+    counts = _sizes(*(wanted.get(name, len(files[name])) for name in ("train", "dev", "test")))
+    return PromptTaskData(task, model_folder(model), counts, files)
+
+
+class PromptClassification(Task):
+    """Accuracy of option scoring on the test split after the method adapts the model on train (dev: selection)."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        if split:
+            raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; this task takes none "
+                             "(the split sizes are arguments of the dataset)")
+
+    def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
+        test = data.split("test", seed)
+        inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test)
+        return Instance(inputs=inputs, truth=np.array([e.label for e in test]))
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        if isinstance(output, pd.DataFrame):
+            return output
+        if not isinstance(output, FineTuneOutput):
+            raise TypeError(f"a fine-tuning method returns FineTuneOutput, got {type(output).__name__}")
+        labels = instance.truth
+        return pd.DataFrame({"example": np.arange(len(labels)), "label": labels, "prediction": output.predictions})
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        missing = [c for c in ("label", "prediction") if c not in predictions.columns]
+        if missing:
+            raise ValueError(f"predictions lack column(s) {missing}; the table has example, label, prediction")
+        return {key: metric(predictions["label"].to_numpy(), predictions["prediction"].to_numpy())
+                for key, metric in metrics.items()}
