@@ -36,6 +36,7 @@ class FineTuneInputs:
     train: Sequence[PromptExample]
     dev: Sequence[PromptExample]
     test: Sequence[PromptExample]
+    dtype: str = "float32"
 
 
 @dataclass
@@ -117,7 +118,7 @@ class FineTuningMethod(Method):
             from methods.zo_finetune.memory_task import measure
 
             return measure(self, inputs, ctx.seed)
-        base, tokenizer = load(inputs.model_dir)
+        base, tokenizer = load(inputs.model_dir, inputs.dtype)
         scorer = OptionScorer(tokenizer)
         train, dev, test = (scorer.encode(s) for s in (inputs.train, inputs.dev, inputs.test))
         if not self.trains:

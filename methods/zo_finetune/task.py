@@ -19,7 +19,7 @@ from harness import DataError, Instance, Metric, Task
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
-from methods.zo_finetune.tiny_model import PretrainingConfig, prepare
+from methods.zo_finetune.tiny_model import DTYPES, PretrainingConfig, prepare
 
 TEST_SEED, DEV_SEED_BASE = 30_000, 50_000  # disjoint from pre-training (10,000 + seed) and its check (20,000)
 PREPARE_KEYS = ("seed", "cache_dir", "num_threads", "config")
@@ -33,6 +33,7 @@ class PromptTaskData:
     model_dir: Path
     sizes: tuple[int, int, int]
     files: Mapping[str, list[PromptExample]] | None = None  # user JSONL splits, when given
+    dtype: str = "float32"
 
     def split(self, name: str, seed: int) -> list[PromptExample]:
         train, dev, test = self.sizes
@@ -53,12 +54,21 @@ def _sizes(train: int, dev: int, test: int) -> tuple[int, int, int]:
     return train, dev, test
 
 
+def model_dtype(model: Mapping[str, Any] | None) -> str:
+    """The compute dtype a model is loaded in: `dtype` of the model mapping, float32 by default."""
+    dtype = dict(model or {}).get("dtype", "float32")
+    if dtype not in DTYPES:
+        raise DataError(f"model dtype {dtype!r} is not one of {', '.join(DTYPES)}", field="args.model.dtype",
+                        hint="The paper loads its models in float16 (--load_float16); float32 is the CPU default.")
+    return dtype
+
+
 def model_folder(model: Mapping[str, Any] | None) -> Path:
     """`{path: DIR}` as given, else `tiny_model.prepare(**model)` (pre-trained on first use and cached)."""
     if model is not None and not isinstance(model, Mapping):
         raise DataError(f"model must be a mapping, got {model!r}", field="args.model",
                         hint="Use {path: DIR} for a local model folder, or {config: {architecture: opt}}.")
-    options = dict(model or {})
+    options = {k: v for k, v in dict(model or {}).items() if k != "dtype"}
     if "path" in options:
         if len(options) > 1:
             raise DataError("model: give either path or the tiny model's arguments, not both", field="args.model")
@@ -81,7 +91,7 @@ def prompt_task(task: str, train: int = 1000, dev: int = 500, test: int = 1000,
     """A generated task (`synthetic.py`) in MeZO's prompt, and the model: the family's tiny Llama by default."""
     if task not in synthetic.GENERATORS:
         raise DataError(f"unknown task {task!r}", field="args.task", hint=f"Known: {', '.join(synthetic.GENERATORS)}.")
-    return PromptTaskData(task, model_folder(model), _sizes(train, dev, test))
+    return PromptTaskData(task, model_folder(model), _sizes(train, dev, test), dtype=model_dtype(model))
 
 
 def jsonl_task(task: str, train: str, dev: str, test: str, model: Mapping[str, Any],
@@ -90,7 +100,7 @@ def jsonl_task(task: str, train: str, dev: str, test: str, model: Mapping[str, A
     files = {name: load_jsonl(path, task) for name, path in (("train", train), ("dev", dev), ("test", test))}
     wanted = dict(sizes or {})
     counts = _sizes(*(wanted.get(name, len(files[name])) for name in ("train", "dev", "test")))
-    return PromptTaskData(task, model_folder(model), counts, files)
+    return PromptTaskData(task, model_folder(model), counts, files, model_dtype(model))
 
 
 class PromptClassification(Task):
@@ -103,7 +113,8 @@ class PromptClassification(Task):
 
     def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
         test = data.split("test", seed)
-        inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test)
+        inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test,
+                                data.dtype)
         return Instance(inputs=inputs, truth=np.array([e.label for e in test]))
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:

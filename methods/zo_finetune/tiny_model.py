@@ -23,6 +23,7 @@ from methods.zo_finetune.prompts import PromptExample
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
 ARCHITECTURES = ("llama", "opt")
+DTYPES = ("float32", "float16", "bfloat16")
 
 
 @dataclass(frozen=True)
@@ -174,8 +175,8 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Pretrain
     return publish(root, write)
 
 
-def load(path: str | Path):  # -> (model, tokenizer)
-    """A prepared (or any local Hugging Face causal LM) folder in fp32 eval mode; never reaches a hub."""
+def load(path: str | Path, dtype: str = "float32"):  # -> (model, tokenizer)
+    """A prepared (or any local Hugging Face causal LM) folder in eval mode, in `dtype`; never reaches a hub."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from harness import DataError
@@ -183,6 +184,11 @@ def load(path: str | Path):  # -> (model, tokenizer)
     path = Path(path)
     if not (path / "config.json").is_file():
         raise DataError("not a Hugging Face model folder (no config.json)", file=str(path))
+    if not any((path / name).is_file() for name in ("tokenizer.json", "tokenizer_config.json", "tokenizer.model")):
+        raise DataError("the model folder has no tokenizer; save one beside the model (save_pretrained)",
+                        file=str(path))
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {DTYPES}, got {dtype!r}")
     tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, torch_dtype="float32")
+    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
     return model.eval(), tokenizer
