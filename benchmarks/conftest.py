@@ -23,3 +23,14 @@ def data_file(relative: str) -> Path:
     if not path.is_file():
         pytest.skip(f"{path} is absent (set HARNESS_DATA_ROOT)")
     return path
+
+
+@pytest.fixture
+def one_thread():
+    """torch on one thread for the benchmark (as the suites run), restored after."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

@@ -39,14 +39,6 @@ def _peak_extra_mb(fn: Callable[[], torch.Tensor]) -> float:
     return peak_rss_mb() - before
 
 
-@pytest.fixture
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.mark.parametrize("heads", [1, 2])
 def test_sparse_reference_at_density_quarter_against_dense_sdpa_at_16k(benchmark, one_thread, heads):
     gen = torch.Generator().manual_seed(0)

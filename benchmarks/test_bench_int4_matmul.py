@@ -28,14 +28,6 @@ CPU_CASES = [("tiny", torch.bfloat16, 100), ("tiny", torch.float16, 10), ("tiny"
              ("7b-prefill", torch.bfloat16, 5), ("7b-prefill", torch.float32, 5)]
 
 
-@pytest.fixture
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 def _layer(size: str, dtype: torch.dtype, device: str = "cpu") -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
     """x and (qweight, scales, qzeros) of an RTN-quantized random layer of the named size."""
     x_shape, out_features = SIZES[size]

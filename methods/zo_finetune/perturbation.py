@@ -76,10 +76,10 @@ class SeededPerturbation:
         """x += coefficient * eps * z for every tensor; +1, -2, +1 in a row restores fp32 tensors exactly."""
         with torch.no_grad():
             for (param, z), quantum in zip(directions(self.params, seed), self._quanta):
-                step = z.mul_(self.eps)
-                if quantum is not None:
-                    step = torch.round(step / quantum).mul_(quantum)
-                param.add_(step.mul_(coefficient).to(param.dtype))
+                if quantum is None:
+                    param.add_(z.to(param.dtype), alpha=coefficient * self.eps)
+                else:  # eps z on the grid, times a small integer: every sum stays exact
+                    param.add_(z.mul_(self.eps / quantum).round_().mul_(quantum), alpha=coefficient)
 
     def update(self, seed: int, learning_rate: float, projected_grad: float, weight_decay: float = 0.0) -> None:
         """x <- x - lr (g z + wd x) along the perturbation's z (same seed, same order), then each tensor's floor.

@@ -7,6 +7,7 @@ bitsandbytes, which has no CPU kernels here, so this is LoRA on the same GPTQ-fo
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import torch
@@ -40,7 +41,9 @@ class LoRA(FineTuningMethod):
             model = quantize_model(model, self.bits, self.group_size)
         config = LoraConfig(r=self.rank, lora_alpha=self.alpha, target_modules=self.target_modules, lora_dropout=0.0)
         config._register_custom_module({QuantLinear: GPTQLoraLinear})
-        return get_peft_model(model, config)
+        with warnings.catch_warnings():  # peft warns on any layer class it does not know, ours included
+            warnings.filterwarnings("ignore", message="Unsupported layer type", category=UserWarning)
+            return get_peft_model(model, config)
 
     def adapt(self, model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, learning_rate: float,
               seed: int) -> Adaptation:
