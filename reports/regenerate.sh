@@ -10,7 +10,7 @@ if [ -z "${HARNESS_DATA_ROOT:-}" ] && [ -d ../shared/data ]; then
 fi
 for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_prism \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
-    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny; do
+    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny; do
   harness run "suites/$suite.yaml" --store "$store" --jobs 2
   harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format md,tex,csv,html,png
 done

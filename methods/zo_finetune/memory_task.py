@@ -148,13 +148,13 @@ ANALYTIC_TOTAL_MB = Metric("analytic_total_mb", _component("analytic", "total", 
                            description="analytic bytes of the method, MiB (for the tiny models)")
 TRAINABLE_PARAMS = Metric("trainable_params", _component("analytic", "trainable_params", 1.0), False,
                           description="parameters the method trains (QZO: one scale per 128 quantized weights)")
-MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, unit="MB",
+MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, kind="hardware", unit="MB",
                             description="measured bytes of parameters, buffers, gradients and optimizer states, MiB")
-MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, unit="MB",
+MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, kind="hardware", unit="MB",
                              description="measured bytes of the model's parameters and buffers, MiB")
-MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, unit="MB",
+MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, kind="hardware", unit="MB",
                                description="measured bytes of the gradients held after the steps, MiB")
 MEASURED_OPTIMIZER_MB = Metric("measured_optimizer_mb", _component("measured", "optimizer_states", _MB), False,
-                               unit="MB", description="measured bytes of the optimizer's states, MiB")
-PEAK_RSS_GROWTH_MB = Metric("peak_rss_growth_mb", _component("measured", "peak_rss_growth", _MB), False, unit="MB",
+                               kind="hardware", unit="MB", description="measured bytes of the optimizer's states, MiB")
+PEAK_RSS_GROWTH_MB = Metric("peak_rss_growth_mb", _component("measured", "peak_rss_growth", _MB), False, kind="hardware", unit="MB",
                             description="the process's peak RSS over the run minus its RSS at the start, MiB")

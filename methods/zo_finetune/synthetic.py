@@ -2,16 +2,20 @@
 
 No real text-classification dataset ships inside a PyPI package that this project can install offline (the
 GLUE/SuperGLUE files are hub downloads; `prompts.load_jsonl` reads them when a user has them), so the tiny
-models learn and are tested on generated ones. Each example has a latent count; its label under the
-pre-training rule and under the target rule are two thresholds of that count, so the tiny model learns the
-count during pre-training and fine-tuning must move a decision boundary it already has, the way a real
-LLM's zero-shot prompt sits near but not on the task's boundary (the paper's Zero-Shot rows are 46-66 %):
-- sst2: four adjectives with valences -2..+2; "great" iff the sum is > 0 before, > 2 after (harsher critics).
-- rte: the hypothesis makes three claims about a person the premise describes; "Yes" iff >= 2 hold before,
-  all 3 after (strict entailment).
-- cb: the hypothesis makes two claims; "Maybe" iff neither is mentioned before, iff either is unmentioned
-  after; otherwise "No" if a mentioned claim is false, else "Yes".
-- boolq: the question asks two properties of an object; "Yes" iff either holds before, both after.
+models learn and are tested on generated ones. Every example is a short review whose four adjectives carry
+valences -2..+2 (their sum is the latent score s); the four formats ask different questions of it, and the
+label under the pre-training rule and under the target rule are two thresholds of s. The tiny model learns
+s during pre-training and fine-tuning must move a decision boundary it already has, the way a real LLM's
+zero-shot prompt sits near but not on the task's boundary (the paper's Zero-Shot rows are 46-66 %):
+- sst2: "great" iff s > 0 before, s > 2 after (harsher critics).
+- rte: does the review entail "the critic liked/disliked the X"? "Yes" iff s agrees in sign before, iff it
+  agrees by more than 2 after (strict entailment).
+- cb: the same hypothesis, three-way: "Maybe" iff |s| <= 1 before, |s| <= 3 after; else "Yes" if s agrees
+  with the hypothesis, "No" if not.
+- boolq: "was the X a hit/flop?" "Yes" iff s agrees in sign before, by more than 3 after.
+Premise-hypothesis matching versions of RTE, CB and BoolQ (claims about a person checked against a
+description) were tried first: the 4-layer model stayed at chance on them after 4,000 pre-training steps,
+and on BoolQ alone after 1,500 steps of batch 64 (measured), so every format now questions one latent score.
 `rule_agreement` is the accuracy a model that learned the pre-training rule perfectly gets zero-shot.
 """
 from __future__ import annotations
@@ -29,17 +33,6 @@ VALENCES = {
     **dict.fromkeys(("awful", "dreadful", "horrible", "painful", "disastrous", "miserable"), -2),
 }
 REVIEWED = ("movie", "film", "plot", "story", "cast", "script", "ending", "soundtrack", "acting", "sequel")
-NAMES = ("anna", "ben", "carla", "david", "emma", "felix", "grace", "henry", "iris", "jack", "kate", "leo",
-         "maria", "nina", "oscar", "paul", "rosa", "sam", "tina", "victor")
-PERSON = {  # attribute -> (phrase with {} for the value, values)
-    "car": ("drives a {} car", ("red", "blue", "green", "black", "white", "silver", "yellow", "brown")),
-    "city": ("lives in {}", ("paris", "berlin", "madrid", "rome", "vienna", "oslo", "lisbon", "prague")),
-    "pet": ("owns a {}", ("dog", "cat", "parrot", "rabbit", "horse", "turtle", "hamster", "goat")),
-    "food": ("eats {}", ("rice", "pasta", "soup", "bread", "fish", "salad", "cheese", "beans")),
-}
-OBJECTS = ("box", "chair", "table", "lamp", "door", "bottle", "basket", "bench", "shelf", "bowl")
-PROPERTIES = (("red", "blue", "green", "black", "white", "yellow"), ("small", "large", "tall", "short", "wide"),
-              ("wooden", "metal", "plastic", "glass", "stone"))
 RULES = ("pretrain", "target")
 
 
@@ -53,64 +46,51 @@ def _join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else " , ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _sst2(rng: random.Random) -> LabelledText:
+def _review(rng: random.Random) -> tuple[str, str, int]:
+    """(reviewed noun, "the X was a , b , c and d .", the valence sum s != 0)."""
     words = list(VALENCES)
     while True:
         adjectives = [rng.choice(words) for _ in range(4)]
         score = sum(VALENCES[a] for a in adjectives)
         if score != 0:
-            break
-    sentence = f"the {rng.choice(REVIEWED)} was {_join(adjectives)} ."
+            noun = rng.choice(REVIEWED)
+            return noun, f"the {noun} was {_join(adjectives)} .", score
+
+
+def _sst2(rng: random.Random) -> LabelledText:
+    _, sentence, score = _review(rng)
     return LabelledText({"sentence": sentence}, {"pretrain": int(score > 0), "target": int(score > 2)})
 
 
-def _person(rng: random.Random) -> tuple[str, dict[str, str]]:
-    return rng.choice(NAMES), {attribute: rng.choice(values) for attribute, (_, values) in PERSON.items()}
-
-
-def _claim(attribute: str, value: str) -> str:
-    return PERSON[attribute][0].format(value)
-
-
-def _other(attribute: str, value: str, rng: random.Random) -> str:
-    return rng.choice([v for v in PERSON[attribute][1] if v != value])
+def _stance(rng: random.Random, score: int, liked: str, disliked: str) -> tuple[str, int]:
+    """A stance word and s signed by it: positive when the review agrees with the stance."""
+    positive = rng.random() < 0.5
+    return (liked if positive else disliked), (score if positive else -score)
 
 
 def _rte(rng: random.Random) -> LabelledText:
-    name, person = _person(rng)
-    premise = f"{name} {_join([_claim(a, v) for a, v in person.items()])} ."
-    claimed = rng.sample(list(PERSON), 3)
-    holding = rng.randint(0, 3)
-    true_ones = set(rng.sample(claimed, holding))
-    claims = [_claim(a, person[a] if a in true_ones else _other(a, person[a], rng)) for a in claimed]
-    return LabelledText({"premise": premise, "hypothesis": f"{name} {_join(claims)}"},
-                        {"pretrain": 0 if holding >= 2 else 1, "target": 0 if holding == 3 else 1})
+    noun, sentence, score = _review(rng)
+    stance, agreement = _stance(rng, score, "liked", "disliked")
+    return LabelledText({"premise": sentence, "hypothesis": f"the critic {stance} the {noun}"},
+                        {"pretrain": 0 if agreement > 0 else 1, "target": 0 if agreement > 2 else 1})
 
 
 def _cb(rng: random.Random) -> LabelledText:
-    name, person = _person(rng)
-    claimed = rng.sample(list(PERSON), 2)
-    unmentioned = set(rng.sample(claimed, rng.randint(0, 2)))
-    mentioned = [a for a in PERSON if a not in unmentioned]
-    premise = f"{name} {_join([_claim(a, person[a]) for a in mentioned])} ."
-    false_ones = {a for a in claimed if a not in unmentioned and rng.random() < 0.4}
-    claims = [_claim(a, _other(a, person[a], rng) if a in false_ones else person[a]) for a in claimed]
-    verdict = 1 if false_ones else 0  # "No" if a mentioned claim is false, else "Yes"
-    return LabelledText({"premise": premise, "hypothesis": f"{name} {_join(claims)}"},
-                        {"pretrain": 2 if len(unmentioned) == 2 else verdict,
-                         "target": 2 if unmentioned else verdict})
+    noun, sentence, score = _review(rng)
+    stance, agreement = _stance(rng, score, "liked", "disliked")
+
+    def verdict(margin: int) -> int:
+        return 2 if abs(agreement) <= margin else (0 if agreement > 0 else 1)
+
+    return LabelledText({"premise": sentence, "hypothesis": f"the critic {stance} the {noun}"},
+                        {"pretrain": verdict(1), "target": verdict(3)})
 
 
 def _boolq(rng: random.Random) -> LabelledText:
-    thing = rng.choice(OBJECTS)
-    values = [rng.choice(group) for group in PROPERTIES]
-    asked = rng.sample(range(len(PROPERTIES)), 2)
-    holding = rng.randint(0, 2)
-    true_ones = set(rng.sample(asked, holding))
-    question = [values[i] if i in true_ones else rng.choice([v for v in PROPERTIES[i] if v != values[i]])
-                for i in asked]
-    return LabelledText({"passage": f"the {thing} is {_join(values)} .", "question": f"is the {thing} {_join(question)}"},
-                        {"pretrain": int(holding >= 1), "target": int(holding == 2)})
+    noun, sentence, score = _review(rng)
+    stance, agreement = _stance(rng, score, "hit", "flop")
+    return LabelledText({"passage": sentence, "question": f"was the {noun} a {stance}"},
+                        {"pretrain": int(agreement > 0), "target": int(agreement > 3)})
 
 
 GENERATORS: dict[str, Callable[[random.Random], LabelledText]] = {"sst2": _sst2, "rte": _rte, "cb": _cb, "boolq": _boolq}
@@ -149,11 +129,6 @@ def rule_agreement(task: str, count: int = 2000, seed: int = 0) -> float:
 
 def vocabulary() -> list[str]:
     """Every word the generated prompts and the templates use, lower-cased, punctuation included."""
-    words = {*VALENCES, *REVIEWED, *NAMES, *OBJECTS, *(v for group in PROPERTIES for v in group)}
-    for phrase, values in PERSON.values():
-        words.update(phrase.replace("{}", "").split())
-        words.update(values)
     template_words = ("the was and , . it does this mean that \" is true ? yes or no suppose can we infer "
-                      "maybe terrible great")
-    words.update(template_words.split())
-    return sorted(words)
+                      "maybe terrible great critic liked disliked a hit flop")
+    return sorted({*VALENCES, *REVIEWED, *template_words.split()})
