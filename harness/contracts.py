@@ -76,6 +76,13 @@ class Task(ABC):
         return None
 
 
+def reject_split_keys(split: Mapping[str, Any], task: str, why: str = "") -> None:
+    """`check_split` of a task that takes no split keys (its sizes are dataset arguments): any key is a typo."""
+    if split:
+        reason = f" ({why})" if why else ""
+        raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; the {task} task takes none{reason}")
+
+
 class Method(ABC):
     """A method's constructor takes its parameters; `run` solves one instance.
 

@@ -26,6 +26,7 @@ import pandas as pd
 import torch
 
 from harness import DataError, Instance, Metric, RunContext, Task
+from harness.contracts import reject_split_keys
 from methods.sparse_attention import ruler
 from methods.sparse_attention.hf_attention import sparse_prefill
 from methods.sparse_attention.method import BlockSparseMethod, timed
@@ -246,9 +247,7 @@ class LongContextAccuracy(Task):
     """RULER accuracy (Avg, wAvg, per length, per task) and prefill density of a model under sparse prefill."""
 
     def check_split(self, split: Mapping[str, Any]) -> None:
-        if split:
-            raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; the long-context task takes none "
-                             "(block_size, lengths and samples are arguments of the dataset)")
+        reject_split_keys(split, "long-context", "block_size, lengths and samples are arguments of the dataset")
 
     def instance(self, data: RulerTiny, split: Mapping[str, Any], seed: int) -> Instance:
         from methods.sparse_attention.tiny_model import answer_budget

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.contracts import reject_split_keys
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.model_configs import MODEL_CONFIGS
 from methods.zo_finetune.task import model_folder
@@ -61,8 +62,7 @@ class ModelMemory(Task):
     """Bytes per component, analytic and (tiny models) measured; the method returns the predictions table."""
 
     def check_split(self, split: Mapping[str, Any]) -> None:
-        if split:
-            raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; the memory task takes none")
+        reject_split_keys(split, "memory")
 
     def instance(self, data: MemoryInputs, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=data, truth=None)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.contracts import reject_split_keys
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
@@ -107,9 +108,7 @@ class PromptClassification(Task):
     """Accuracy of option scoring on the test split after the method adapts the model on train (dev: selection)."""
 
     def check_split(self, split: Mapping[str, Any]) -> None:
-        if split:
-            raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; this task takes none "
-                             "(the split sizes are arguments of the dataset)")
+        reject_split_keys(split, "classification", "the split sizes are arguments of the dataset")
 
     def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
         test = data.split("test", seed)
