@@ -8,14 +8,15 @@ label under the pre-training rule and under the target rule are two thresholds o
 s during pre-training and fine-tuning must move a decision boundary it already has, the way a real LLM's
 zero-shot prompt sits near but not on the task's boundary (the paper's Zero-Shot rows are 46-66 %):
 - sst2: "great" iff s > 0 before, s > 2 after (harsher critics).
-- rte: does the review entail "the critic liked/disliked the X"? "Yes" iff s agrees in sign before, iff it
-  agrees by more than 2 after (strict entailment).
-- cb: the same hypothesis, three-way: "Maybe" iff |s| <= 1 before, |s| <= 3 after; else "Yes" if s agrees
-  with the hypothesis, "No" if not.
-- boolq: "was the X a hit/flop?" "Yes" iff s agrees in sign before, by more than 3 after.
-Premise-hypothesis matching versions of RTE, CB and BoolQ (claims about a person checked against a
-description) were tried first: the 4-layer model stayed at chance on them after 4,000 pre-training steps,
-and on BoolQ alone after 1,500 steps of batch 64 (measured), so every format now questions one latent score.
+- rte: does the review entail "the critic liked the X"? "Yes" iff s > 0 before, s > 1 after.
+- cb: the same hypothesis, three-way: "Maybe" iff |s| <= 1 before, |s| <= 3 after; else "Yes" if s > 0,
+  "No" if s < 0.
+- boolq: "was the X a hit?" "Yes" iff s > 0 before, s > 3 after.
+Versions that need more than one threshold of s were tried first and stayed at chance in pre-training
+(measured): premise-hypothesis matching (claims about a person checked against a description; 4,000 steps
+of all four tasks, and 1,500 steps of batch 64 of BoolQ alone) and a stance that flips the answer ("liked"
+or "disliked": the XOR of the stance and the sign of s; 1,500 steps of RTE and BoolQ alone, against 800
+steps for the fixed stance to reach 100 %).
 `rule_agreement` is the accuracy a model that learned the pre-training rule perfectly gets zero-shot.
 """
 from __future__ import annotations
@@ -62,35 +63,26 @@ def _sst2(rng: random.Random) -> LabelledText:
     return LabelledText({"sentence": sentence}, {"pretrain": int(score > 0), "target": int(score > 2)})
 
 
-def _stance(rng: random.Random, score: int, liked: str, disliked: str) -> tuple[str, int]:
-    """A stance word and s signed by it: positive when the review agrees with the stance."""
-    positive = rng.random() < 0.5
-    return (liked if positive else disliked), (score if positive else -score)
-
-
 def _rte(rng: random.Random) -> LabelledText:
     noun, sentence, score = _review(rng)
-    stance, agreement = _stance(rng, score, "liked", "disliked")
-    return LabelledText({"premise": sentence, "hypothesis": f"the critic {stance} the {noun}"},
-                        {"pretrain": 0 if agreement > 0 else 1, "target": 0 if agreement > 2 else 1})
+    return LabelledText({"premise": sentence, "hypothesis": f"the critic liked the {noun}"},
+                        {"pretrain": 0 if score > 0 else 1, "target": 0 if score > 1 else 1})
 
 
 def _cb(rng: random.Random) -> LabelledText:
     noun, sentence, score = _review(rng)
-    stance, agreement = _stance(rng, score, "liked", "disliked")
 
     def verdict(margin: int) -> int:
-        return 2 if abs(agreement) <= margin else (0 if agreement > 0 else 1)
+        return 2 if abs(score) <= margin else (0 if score > 0 else 1)
 
-    return LabelledText({"premise": sentence, "hypothesis": f"the critic {stance} the {noun}"},
+    return LabelledText({"premise": sentence, "hypothesis": f"the critic liked the {noun}"},
                         {"pretrain": verdict(1), "target": verdict(3)})
 
 
 def _boolq(rng: random.Random) -> LabelledText:
     noun, sentence, score = _review(rng)
-    stance, agreement = _stance(rng, score, "hit", "flop")
-    return LabelledText({"passage": sentence, "question": f"was the {noun} a {stance}"},
-                        {"pretrain": int(agreement > 0), "target": int(agreement > 3)})
+    return LabelledText({"passage": sentence, "question": f"was the {noun} a hit"},
+                        {"pretrain": int(score > 0), "target": int(score > 3)})
 
 
 GENERATORS: dict[str, Callable[[random.Random], LabelledText]] = {"sst2": _sst2, "rte": _rte, "cb": _cb, "boolq": _boolq}
@@ -130,5 +122,5 @@ def rule_agreement(task: str, count: int = 2000, seed: int = 0) -> float:
 def vocabulary() -> list[str]:
     """Every word the generated prompts and the templates use, lower-cased, punctuation included."""
     template_words = ("the was and , . it does this mean that \" is true ? yes or no suppose can we infer "
-                      "maybe terrible great critic liked disliked a hit flop")
+                      "maybe terrible great critic liked a hit")
     return sorted({*VALENCES, *REVIEWED, *template_words.split()})

@@ -28,8 +28,12 @@ DTYPES = ("float32", "float16", "bfloat16")
 
 @dataclass(frozen=True)
 class PretrainingConfig:
-    """Everything that changes the pre-trained weights; its hash names the cache folder."""
+    """Everything that changes the pre-trained weights; its hash names the cache folder.
 
+    Bump `data_version` whenever `synthetic.py` changes what it generates: the cached models learned the old data.
+    """
+
+    data_version: int = 1
     architecture: str = "llama"
     hidden_size: int = 128
     intermediate_size: int = 384
