@@ -1,0 +1,43 @@
+"""The cached pre-training step: an ordinary Hugging Face folder, written once, keyed by its recipe."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from methods.zo_finetune import tiny_model  # noqa: E402
+
+QUICK = dict(steps=3, examples_per_task=16, batch_size=4, eval_examples=8, num_layers=1)
+
+
+@pytest.mark.parametrize("architecture", tiny_model.ARCHITECTURES)
+def test_prepare_writes_a_loadable_model_once(tmp_path, architecture):
+    config = tiny_model.PretrainingConfig(architecture=architecture, **QUICK)
+    folder = tiny_model.prepare(cache_dir=tmp_path, config=config)
+    record = json.loads((folder / "training.json").read_text())
+    assert record["config"]["architecture"] == architecture and set(record["accuracy"]) == {"pretrain", "target"}
+    stamp = (folder / "training.json").stat().st_mtime_ns
+    assert tiny_model.prepare(cache_dir=tmp_path, config=config) == folder
+    assert (folder / "training.json").stat().st_mtime_ns == stamp  # cached, not retrained
+    model, tokenizer = tiny_model.load(folder)
+    assert model.config.model_type == architecture and tokenizer.pad_token_id is not None
+
+
+def test_recipe_changes_name_a_new_folder(tmp_path):
+    first = tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK), 0, tmp_path)
+    assert first != tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK, data_version=2), 0, tmp_path)
+    assert first != tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK), 1, tmp_path)
+
+
+def test_unknown_architecture_is_a_clear_error(tokenizer):
+    with pytest.raises(ValueError, match="architecture must be one of"):
+        tiny_model.build_model(tiny_model.PretrainingConfig(architecture="gpt2"), tokenizer)
+
+
+def test_a_folder_without_config_is_a_user_error(tmp_path):
+    from harness import DataError
+
+    with pytest.raises(DataError, match="no config.json"):
+        tiny_model.load(tmp_path)
