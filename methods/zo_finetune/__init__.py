@@ -25,7 +25,7 @@ metrics.add("zo_finetune.macro_f1", "methods.zo_finetune.metrics:MACRO_F1",
             "macro-averaged F1 over the classes, x100")
 for _name in ("analytic_total_gb", "analytic_weights_gb", "analytic_gradients_gb", "analytic_optimizer_gb",
               "analytic_extra_gb", "analytic_total_mb", "trainable_params", "measured_tensor_mb",
-              "measured_weights_mb", "measured_gradients_mb", "measured_optimizer_mb", "peak_rss_growth_mb"):
+              "measured_weights_mb", "measured_gradients_mb", "measured_optimizer_mb"):
     metrics.add(f"zo_finetune.{_name}", f"methods.zo_finetune.memory_task:{_name.upper()}",
                 f"memory: {_name.replace('_', ' ')}")
 

@@ -4,7 +4,7 @@ QZO's Fig. 1 compares peak memory of AdamW, SGD, MeZO and QZO. For a published c
 the method's bytes are counted analytically on the meta device (`memory.py`: weights, gradients, optimizer
 states, extra); for a tiny model the method also runs `steps` training steps at batch 1 (Fig. 1's setting)
 and its tensors are measured: parameters and buffers, gradients held, optimizer states, and the process's
-peak-RSS growth over the run (CPU; on a GPU the harness's peak_cuda_mb is the paper's figure).
+peak-RSS growth over the run, a hardware measure (CPU; on a GPU the harness's peak_cuda_mb is the paper's figure).
 The predictions table has a row per (source, component) with its bytes.
 """
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.context import RunContext
 from harness.contracts import reject_split_keys
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.model_configs import MODEL_CONFIGS
@@ -76,8 +77,12 @@ class ModelMemory(Task):
         return {key: metric(predictions) for key, metric in metrics.items()}
 
 
-def measure(method: Any, inputs: MemoryInputs, seed: int) -> pd.DataFrame:
-    """`method`'s analytic bytes for the model's config and, for a model folder, its measured bytes."""
+def measure(method: Any, inputs: MemoryInputs, ctx: RunContext) -> pd.DataFrame:
+    """`method`'s analytic bytes for the model's config and, for a model folder, its measured bytes.
+
+    The tensor bytes are deterministic and scored from the table; the process's peak-RSS growth is not,
+    so it is recorded as a hardware measure (`peak_rss_growth_mb`).
+    """
     from methods.zo_finetune.memory import memory_breakdown, parameter_counts
     from methods.zo_finetune.model_configs import config
 
@@ -91,11 +96,14 @@ def measure(method: Any, inputs: MemoryInputs, seed: int) -> pd.DataFrame:
     breakdown = memory_breakdown(counts, method.memory_method)
     analytic = {c: float(getattr(breakdown, c)) for c in COMPONENTS}
     analytic["trainable_params"] = float(breakdown.trainable_params)
-    measured = None if inputs.model_dir is None else _measured(method, inputs, seed)
+    measured = None
+    if inputs.model_dir is not None:
+        measured, rss_growth = _measured(method, inputs, ctx.seed)
+        ctx.record("peak_rss_growth_mb", rss_growth / 2**20, "MB")
     return memory_table(analytic, measured)
 
 
-def _measured(method: Any, inputs: MemoryInputs, seed: int) -> dict[str, float]:
+def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, float], float]:
     import psutil
     import torch
 
@@ -122,8 +130,7 @@ def _measured(method: Any, inputs: MemoryInputs, seed: int) -> dict[str, float]:
             scorer.predict(model, data, batch_size=1)
     measured = {k: float(v) for k, v in tensor_bytes(model, optimizer).items()}
     measured["total"] = sum(measured.values())
-    measured["peak_rss_growth"] = max(0.0, peak_rss_mb() - start_mb) * 2**20
-    return measured
+    return measured, max(0.0, peak_rss_mb() - start_mb) * 2**20
 
 
 def _component(source: str, component: str, scale: float) -> Any:
@@ -148,13 +155,11 @@ ANALYTIC_TOTAL_MB = Metric("analytic_total_mb", _component("analytic", "total", 
                            description="analytic bytes of the method, MiB (for the tiny models)")
 TRAINABLE_PARAMS = Metric("trainable_params", _component("analytic", "trainable_params", 1.0), False,
                           description="parameters the method trains (QZO: one scale per 128 quantized weights)")
-MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, kind="hardware", unit="MB",
+MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, unit="MB",
                             description="measured bytes of parameters, buffers, gradients and optimizer states, MiB")
-MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, kind="hardware", unit="MB",
+MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, unit="MB",
                              description="measured bytes of the model's parameters and buffers, MiB")
-MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, kind="hardware", unit="MB",
+MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, unit="MB",
                                description="measured bytes of the gradients held after the steps, MiB")
 MEASURED_OPTIMIZER_MB = Metric("measured_optimizer_mb", _component("measured", "optimizer_states", _MB), False,
-                               kind="hardware", unit="MB", description="measured bytes of the optimizer's states, MiB")
-PEAK_RSS_GROWTH_MB = Metric("peak_rss_growth_mb", _component("measured", "peak_rss_growth", _MB), False, kind="hardware", unit="MB",
-                            description="the process's peak RSS over the run minus its RSS at the start, MiB")
+                               unit="MB", description="measured bytes of the optimizer's states, MiB")

@@ -117,7 +117,7 @@ class FineTuningMethod(Method):
         if not isinstance(inputs, FineTuneInputs):  # the memory task's MemoryInputs
             from methods.zo_finetune.memory_task import measure
 
-            return measure(self, inputs, ctx.seed)
+            return measure(self, inputs, ctx)
         base, tokenizer = load(inputs.model_dir, inputs.dtype)
         scorer = OptionScorer(tokenizer)
         train, dev, test = (scorer.encode(s) for s in (inputs.train, inputs.dev, inputs.test))

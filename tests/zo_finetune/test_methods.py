@@ -90,9 +90,10 @@ def test_fp16_model_runs_qzo(saved_model):
 
 
 def test_memory_task_measures_a_model_folder_and_counts_a_config(saved_model):
-    table = measure(QZO(learning_rate=1e-4), model_memory({"path": str(saved_model)}, steps=2), seed=0)
-    assert set(table["source"]) == {"analytic", "measured"}
-    analytic = measure(QZO(), model_memory("llama-2-7b"), seed=0)
+    ctx = RunContext(seed=0, device="cpu", threads=1)
+    table = measure(QZO(learning_rate=1e-4), model_memory({"path": str(saved_model)}, steps=2), ctx)
+    assert set(table["source"]) == {"analytic", "measured"} and "peak_rss_growth_mb" in ctx.measurements
+    analytic = measure(QZO(), model_memory("llama-2-7b"), RunContext(seed=0, device="cpu", threads=1))
     scales = analytic[(analytic["component"] == "trainable_params")]["bytes"].item()
     assert f"{scales:.2e}" == "5.06e+07" and set(analytic["source"]) == {"analytic"}
 
