@@ -14,3 +14,5 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
   harness run "suites/$suite.yaml" --store "$store" --jobs 2
   harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format md,tex,csv,html,png
 done
+# The paper's Fig. 1 as stacked bars, from the zo_memory runs just reported.
+python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png

@@ -75,3 +75,12 @@ def test_unknown_task_is_a_user_error(tmp_path, saved_model, capsys):
     dataset = f"{{loader: prompt_task, args: {{task: mnli, model: {{path: '{saved_model}'}}}}}}"
     code = main(["run", str(small_suite(tmp_path, saved_model, dataset)), "--store", str(tmp_path / "r.sqlite")])
     assert code == USER_ERROR_EXIT and "unknown task 'mnli'" in capsys.readouterr().err
+
+
+def test_memory_breakdown_figure_reads_the_committed_runs(tmp_path):
+    from methods.zo_finetune.figures import memory_breakdown_plot
+
+    out = memory_breakdown_plot(REPO / "reports" / "zo_memory" / "runs.csv", tmp_path / "fig.png")
+    assert out.stat().st_size > 10_000
+    with pytest.raises(ValueError, match="lacks metric.analytic_weights_gb"):
+        memory_breakdown_plot(REPO / "reports" / "quickstart" / "runs.csv", tmp_path / "bad.png")
