@@ -1,6 +1,8 @@
 """Every method end to end on a small saved model: it trains what it should, and only that."""
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,8 @@ from methods.zo_finetune.baselines.zero_shot import ZeroShot  # noqa: E402
 from methods.zo_finetune.method import FineTuneInputs  # noqa: E402
 from methods.zo_finetune.memory_task import measure, model_memory  # noqa: E402
 from methods.zo_finetune.qzo import QZO  # noqa: E402
+
+needs_peft = pytest.mark.skipif(importlib.util.find_spec("peft") is None, reason="LoRA needs the zo-finetune extra (peft)")
 
 
 @pytest.fixture
@@ -40,8 +44,8 @@ def run(method, folder, dtype: str = "float32"):
     (MeZO(learning_rate=1e-4, steps=3, eval_steps=2), "all"),
     (FineTune(optimizer="sgd", learning_rate=1e-3, steps=3, eval_steps=2), "all"),
     (FineTune(optimizer="adamw", learning_rate=1e-3, steps=3, eval_steps=2), "all"),
-    (LoRA(learning_rate=1e-3, steps=3, eval_steps=2), "adapters"),
-    (LoRA(quantized=True, learning_rate=1e-3, steps=3, eval_steps=2), "adapters"),
+    pytest.param(LoRA(learning_rate=1e-3, steps=3, eval_steps=2), "adapters", marks=needs_peft),
+    pytest.param(LoRA(quantized=True, learning_rate=1e-3, steps=3, eval_steps=2), "adapters", marks=needs_peft),
 ])
 def test_each_method_trains_and_predicts_every_test_example(saved_model, method, trainable):
     output, measured = run(method, saved_model)
