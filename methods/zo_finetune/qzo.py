@@ -15,7 +15,7 @@ import torch
 
 from methods.zo_finetune.method import Adaptation, FineTuningMethod, zeroth_order
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
-from methods.zo_finetune.quant import quantize_model, scale_parameters
+from methods.zo_finetune.quant import SUPPORTED_BITS, quantize_model, scale_parameters
 from methods.zo_finetune.zo import ZerothOrderOptimizer
 
 SCALE_DTYPES = {"float16": torch.float16, "float32": torch.float32, "bfloat16": torch.bfloat16}
@@ -30,6 +30,8 @@ def dtype_named(name: str) -> torch.dtype:
 class QZO(FineTuningMethod):
     """Quantized zeroth-order optimization: SPSA on the quantization scales, clipped directional derivative."""
 
+    memory_method = "qzo"
+
     def __init__(self, learning_rate: float | Sequence[float] = 1e-7, steps: int = 1000, batch_size: int = 16,
                  eval_steps: int = 100, eps: float = 1e-3, clip: float | None = 100.0, bits: int = 4,
                  group_size: int | None = 128, scales_dtype: str = "float16", floor: float = 1e-7,
@@ -40,9 +42,9 @@ class QZO(FineTuningMethod):
         if clip is not None and not clip > 0:
             raise ValueError(f"clip (C) must be > 0, or null to switch clipping off; got {clip!r}")
         self.eps, self.clip, self.bits, self.group_size = eps, clip, bits, group_size
+        if bits not in SUPPORTED_BITS:
+            raise ValueError(f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
         self.scales_dtype, self.floor, self.train_unquantized = dtype_named(scales_dtype), floor, train_unquantized
-
-    memory_method = "qzo"
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
         return quantize_model(model, self.bits, self.group_size, self.scales_dtype)
@@ -59,13 +61,6 @@ class QZO(FineTuningMethod):
 
 def unquantized_parameters(model: torch.nn.Module) -> list[torch.nn.Parameter]:
     """Embeddings, norms and the output head: what a quantized model keeps in floating point (ties once)."""
-    seen, params = set(), []
-    for param in model.parameters():
-        if id(param) not in seen and param.dtype.is_floating_point and not _is_scale(model, param):
-            seen.add(id(param))
-            params.append(param)
-    return params
-
-
-def _is_scale(model: torch.nn.Module, param: torch.nn.Parameter) -> bool:
-    return any(param is scale for scale in scale_parameters(model))
+    scales = {id(scale) for scale in scale_parameters(model)}
+    unique = {id(param): param for param in model.parameters()}  # tied weights once
+    return [param for key, param in unique.items() if key not in scales and param.dtype.is_floating_point]

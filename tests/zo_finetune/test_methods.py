@@ -109,6 +109,7 @@ def test_memory_task_measures_a_model_folder_and_counts_a_config(saved_model):
     ({"learning_rate": -1.0}, "learning_rate"),
     ({"steps": 0}, "steps"),
     ({"scales_dtype": "int8"}, "scales_dtype"),
+    ({"bits": 3}, "bits must be one of"),
 ])
 def test_bad_qzo_parameters_are_clear_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -133,3 +134,10 @@ def test_predictions_table_rescores_to_the_same_accuracy(saved_model):
     table = task.predictions(instance, output)
     expected = 100 * float(np.mean(output.predictions == instance.truth))
     assert task.score(instance, table, {"accuracy": ACCURACY})["accuracy"] == pytest.approx(expected)
+
+
+def test_qzo_with_spsa_trains_the_unquantized_parameters_too(saved_model):
+    _, scales_only = run(QZO(learning_rate=1e-4, steps=1, eval_steps=1), saved_model)
+    _, with_spsa = run(QZO(learning_rate=1e-4, steps=1, eval_steps=1, bits=2, group_size=None,
+                           train_unquantized=True), saved_model)
+    assert with_spsa["trainable_params"].value > scales_only["trainable_params"].value
