@@ -141,25 +141,20 @@ def _component(source: str, component: str, scale: float) -> Any:
 
 
 _GB, _MB = 1e9, 2**20
-ANALYTIC_TOTAL_GB = Metric("analytic_total_gb", _component("analytic", "total", _GB), False, unit="GB",
-                           description="analytic bytes of the method (weights + gradients + optimizer + extra), GB")
-ANALYTIC_WEIGHTS_GB = Metric("analytic_weights_gb", _component("analytic", "weights", _GB), False, unit="GB",
-                             description="analytic bytes of the (quantized) base weights, GB")
-ANALYTIC_GRADIENTS_GB = Metric("analytic_gradients_gb", _component("analytic", "gradients", _GB), False, unit="GB",
-                               description="analytic bytes of the gradients held, GB")
-ANALYTIC_OPTIMIZER_GB = Metric("analytic_optimizer_gb", _component("analytic", "optimizer_states", _GB), False,
-                               unit="GB", description="analytic bytes of the optimizer states, GB")
-ANALYTIC_EXTRA_GB = Metric("analytic_extra_gb", _component("analytic", "extra", _GB), False, unit="GB",
-                           description="analytic bytes of scales, zero-points and adapters, GB")
-ANALYTIC_TOTAL_MB = Metric("analytic_total_mb", _component("analytic", "total", _MB), False, unit="MB",
-                           description="analytic bytes of the method, MiB (for the tiny models)")
-TRAINABLE_PARAMS = Metric("trainable_params", _component("analytic", "trainable_params", 1.0), False,
-                          description="parameters the method trains (QZO: one scale per 128 quantized weights)")
-MEASURED_TENSOR_MB = Metric("measured_tensor_mb", _component("measured", "total", _MB), False, unit="MB",
-                            description="measured bytes of parameters, buffers, gradients and optimizer states, MiB")
-MEASURED_WEIGHTS_MB = Metric("measured_weights_mb", _component("measured", "weights", _MB), False, unit="MB",
-                             description="measured bytes of the model's parameters and buffers, MiB")
-MEASURED_GRADIENTS_MB = Metric("measured_gradients_mb", _component("measured", "gradients", _MB), False, unit="MB",
-                               description="measured bytes of the gradients held after the steps, MiB")
-MEASURED_OPTIMIZER_MB = Metric("measured_optimizer_mb", _component("measured", "optimizer_states", _MB), False,
-                               unit="MB", description="measured bytes of the optimizer's states, MiB")
+# name, source, component, scale, unit, description; each becomes the module attribute NAME.upper()
+_METRICS = (
+    ("analytic_total_gb", "analytic", "total", _GB, "GB", "analytic bytes (weights + gradients + optimizer + extra)"),
+    ("analytic_weights_gb", "analytic", "weights", _GB, "GB", "analytic bytes of the (quantized) base weights"),
+    ("analytic_gradients_gb", "analytic", "gradients", _GB, "GB", "analytic bytes of the gradients held"),
+    ("analytic_optimizer_gb", "analytic", "optimizer_states", _GB, "GB", "analytic bytes of the optimizer states"),
+    ("analytic_extra_gb", "analytic", "extra", _GB, "GB", "analytic bytes of scales, zero-points and adapters"),
+    ("analytic_total_mb", "analytic", "total", _MB, "MB", "analytic bytes of the method, MiB (for the tiny models)"),
+    ("trainable_params", "analytic", "trainable_params", 1.0, "", "parameters the method trains"),
+    ("measured_tensor_mb", "measured", "total", _MB, "MB", "measured parameters, buffers, gradients, optimizer states"),
+    ("measured_weights_mb", "measured", "weights", _MB, "MB", "measured bytes of the model's parameters and buffers"),
+    ("measured_gradients_mb", "measured", "gradients", _MB, "MB", "measured bytes of the gradients held"),
+    ("measured_optimizer_mb", "measured", "optimizer_states", _MB, "MB", "measured bytes of the optimizer's states"),
+)
+for _name, _source, _part, _scale, _unit, _text in _METRICS:
+    globals()[_name.upper()] = Metric(_name, _component(_source, _part, _scale), higher_is_better=False, unit=_unit,
+                                      description=_text)
