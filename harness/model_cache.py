@@ -9,10 +9,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
+
+from harness.errors import DataError
 
 CACHE_ENV = "HARNESS_MODEL_CACHE"
+PREPARE_KEYS = ("cache_dir", "seed", "num_threads", "config")  # every family's `prepare` takes these
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
@@ -30,3 +34,30 @@ def publish(root: Path, write: Callable[[Path], None]) -> Path:
     except OSError:  # another worker finished first: theirs was trained from the same recipe
         shutil.rmtree(staging, ignore_errors=True)
     return root
+
+
+def model_folder(options: Mapping[str, Any], prepare: Callable[..., Path], config_type: type) -> Path:
+    """A dataset's `model:` mapping resolved to a folder: `{path: DIR}` as given (any local Hugging Face
+    model), else `prepare(**options)` (trained on first use), with `config` built as `config_type` from YAML
+    (lists become tuples). Loader options such as `dtype` are the caller's to remove first."""
+    options = dict(options)
+    if "path" in options:
+        if len(options) > 1:
+            raise DataError(f"model has 'path' and {sorted(set(options) - {'path'})}; with a path only 'dtype' "
+                            "may be given", field="args.model")
+        return Path(str(options["path"])).expanduser()
+    unknown = sorted(set(options) - set(PREPARE_KEYS))
+    if unknown:
+        raise DataError(f"unknown model argument {unknown[0]!r}", field=f"args.model.{unknown[0]}",
+                        hint=f"Known: path, dtype, {', '.join(PREPARE_KEYS)}.")
+    if "config" in options:
+        try:
+            options["config"] = config_type(**{k: _tuples(v) for k, v in dict(options["config"]).items()})
+        except TypeError as exc:
+            raise DataError(f"bad tiny-model config: {exc}", field="args.model.config") from None
+    return prepare(**options)
+
+
+def _tuples(value: Any) -> Any:
+    """YAML lists as the tuples frozen config dataclasses hold."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -27,6 +27,7 @@ import torch
 
 from harness import DataError, Instance, Metric, RunContext, Task
 from harness.contracts import reject_split_keys
+from harness.model_cache import model_folder
 from methods.sparse_attention import ruler
 from methods.sparse_attention.hf_attention import sparse_prefill
 from methods.sparse_attention.method import BlockSparseMethod, timed
@@ -34,7 +35,6 @@ from methods.sparse_attention.task import block_size_of
 
 EVAL_SEED_BASE = 1_000_000
 SOURCE = "sparse_attention.ruler_tiny"
-PREPARE_KEYS = ("cache_dir", "seed", "num_threads", "config")
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json")
 COLUMNS = ["sample", "task", "context_length", "prompt_tokens", "prediction", "answers", "density",
@@ -131,28 +131,9 @@ def ruler_tiny(tasks: list[str] | None = None, context_lengths: list[int] | None
 
 def model_dir(options: dict[str, Any]) -> Path:
     """The model folder: `path` as given, or `tiny_model.prepare(**options)` (trained if not cached)."""
-    if "path" in options:
-        if len(options) > 1:
-            raise DataError(f"model has 'path' and {sorted(set(options) - {'path'})}; with a path only 'dtype' "
-                            "may be given", field="args.model")
-        return Path(str(options["path"])).expanduser()
-    unknown = sorted(set(options) - set(PREPARE_KEYS))
-    if unknown:
-        raise DataError(f"unknown model argument {unknown[0]!r}", field=f"args.model.{unknown[0]}",
-                        hint=f"Known: path, dtype, {', '.join(PREPARE_KEYS)}.")
     from methods.sparse_attention import tiny_model
 
-    if "config" in options:
-        try:
-            options["config"] = tiny_model.TrainingConfig(**{k: _tuples(v) for k, v in options["config"].items()})
-        except TypeError as exc:
-            raise DataError(f"bad tiny-model config: {exc}", field="args.model.config") from None
-    return tiny_model.prepare(**options)
-
-
-def _tuples(value: Any) -> Any:
-    """YAML lists as the tuples `TrainingConfig` holds (its curriculum is a tuple of tuples)."""
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+    return model_folder(options, tiny_model.prepare, tiny_model.TrainingConfig)
 
 
 def load_model(path: Path, dtype: torch.dtype) -> tuple[Any, Any]:

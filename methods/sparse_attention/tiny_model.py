@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.fingerprint import digest
-from harness.model_cache import CACHE_ENV, cache_root, publish
+from harness.model_cache import cache_root, publish
 from methods.sparse_attention import ruler
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}

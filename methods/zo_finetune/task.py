@@ -17,13 +17,13 @@ import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.model_cache import model_folder as resolve_model_folder
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
 from methods.zo_finetune.tiny_model import DTYPES, PretrainingConfig, prepare
 
 TEST_SEED, DEV_SEED_BASE = 30_000, 50_000  # disjoint from pre-training (10,000 + seed) and its check (20,000)
-PREPARE_KEYS = ("seed", "cache_dir", "num_threads", "config")
 
 
 @dataclass(frozen=True)
@@ -70,21 +70,7 @@ def model_folder(model: Mapping[str, Any] | None) -> Path:
         raise DataError(f"model must be a mapping, got {model!r}", field="args.model",
                         hint="Use {path: DIR} for a local model folder, or {config: {architecture: opt}}.")
     options = {k: v for k, v in dict(model or {}).items() if k != "dtype"}
-    if "path" in options:
-        if len(options) > 1:
-            raise DataError("model: give either path or the tiny model's arguments, not both", field="args.model")
-        return Path(str(options["path"])).expanduser()
-    unknown = sorted(set(options) - set(PREPARE_KEYS))
-    if unknown:
-        raise DataError(f"unknown model argument {unknown[0]!r}", field=f"args.model.{unknown[0]}",
-                        hint=f"Known: path, {', '.join(PREPARE_KEYS)}.")
-    if "config" in options:
-        try:
-            options["config"] = PretrainingConfig(**{k: tuple(v) if isinstance(v, list) else v
-                                                     for k, v in options["config"].items()})
-        except TypeError as exc:
-            raise DataError(f"bad tiny-model config: {exc}", field="args.model.config") from None
-    return prepare(**options)
+    return resolve_model_folder(options, prepare, PretrainingConfig)
 
 
 def prompt_task(task: str, train: int = 1000, dev: int = 500, test: int = 1000,

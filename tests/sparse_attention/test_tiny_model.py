@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.model_cache import CACHE_ENV
 from methods.sparse_attention import ruler, tiny_model
 
 TINY = tiny_model.TrainingConfig(hidden_size=32, intermediate_size=64, num_layers=2, head_dim=4,
@@ -47,7 +48,7 @@ def test_cache_folder_is_named_by_recipe_and_seed(tmp_path, monkeypatch):
     assert tiny_model.model_dir(TINY, 0, tmp_path) == tiny_model.model_dir(replace(TINY), 0, tmp_path)
     assert tiny_model.model_dir(TINY, 0, tmp_path) != tiny_model.model_dir(TINY, 1, tmp_path)
     assert tiny_model.model_dir(TINY, 0, tmp_path) != tiny_model.model_dir(replace(TINY, head_dim=8), 0, tmp_path)
-    monkeypatch.setenv(tiny_model.CACHE_ENV, str(tmp_path / "env"))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "env"))
     assert tiny_model.model_dir(TINY, 0).parent == tmp_path / "env"
     assert tiny_model.model_dir(TINY, 0, tmp_path / "arg").parent == tmp_path / "arg"
 
