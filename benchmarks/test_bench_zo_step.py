@@ -47,6 +47,25 @@ def test_qzo_step_against_one_forward_pass(benchmark, one_thread, quantized_setu
     benchmark.extra_info["forward_ms"] = round(1000 * min(forward_s), 2)
     benchmark.extra_info["qzo_step_ms"] = round(1000 * step_s, 2)
     benchmark.extra_info["step_over_forward"] = round(step_s / min(forward_s), 2)
-    largest_scale = max(s.numel() * 4 for s in scale_parameters(model))  # the one fp32 z alive at a time
+    # counted: the only tensor a step holds beyond inference is one scale tensor's fp32 z at a time
+    largest_scale = max(s.numel() * 4 for s in scale_parameters(model))
     model_bytes = sum(tensor_bytes(model).values())
     benchmark.extra_info["extra_tensor_bytes_over_inference"] = round(largest_scale / model_bytes, 4)
+    # measured: the process's peak RSS over 20 steps against its peak over 40 inference passes
+    inference_mb = peak_rss_growth_mb(lambda: [scorer.loss(model, data, BATCH) for _ in range(40)])
+    step_mb = peak_rss_growth_mb(lambda: [optimizer.step(lambda: scorer.loss(model, data, BATCH)) for _ in range(20)])
+    benchmark.extra_info["inference_peak_rss_growth_mb"] = round(inference_mb, 2)
+    benchmark.extra_info["qzo_peak_rss_growth_mb"] = round(step_mb, 2)
+
+
+def peak_rss_growth_mb(work) -> float:
+    """Peak RSS while `work()` runs minus the RSS before it (peak reset first; Linux's VmHWM)."""
+    import psutil
+
+    from harness.measure import peak_rss_mb, reset_peak_rss
+
+    with torch.inference_mode():
+        reset_peak_rss()
+        before = psutil.Process().memory_info().rss / 2**20
+        work()
+    return peak_rss_mb() - before
