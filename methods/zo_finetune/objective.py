@@ -59,8 +59,8 @@ class OptionScorer:
         ids = torch.full((len(rows), width), self.tokenizer.pad_token_id, dtype=torch.long)
         for i, row in enumerate(rows):
             ids[i, :len(row)] = torch.tensor(row)
-        ids = ids.to(device)
-        return ids, (torch.arange(width, device=device)[None] < torch.tensor([len(r) for r in rows], device=device)[:, None]).long()
+        lengths = torch.tensor([len(r) for r in rows], device=device)
+        return ids.to(device), (torch.arange(width, device=device)[None] < lengths[:, None]).long()
 
     def option_scores(self, model, data: EncodedSet, index: Sequence[int]) -> torch.Tensor:
         """[batch, options]: the mean log-probability of each option's tokens after its prompt."""

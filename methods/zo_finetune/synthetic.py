@@ -85,7 +85,9 @@ def _boolq(rng: random.Random) -> LabelledText:
                         {"pretrain": int(score > 0), "target": int(score > 3)})
 
 
-GENERATORS: dict[str, Callable[[random.Random], LabelledText]] = {"sst2": _sst2, "rte": _rte, "cb": _cb, "boolq": _boolq}
+GENERATORS: dict[str, Callable[[random.Random], LabelledText]] = {
+    "sst2": _sst2, "rte": _rte, "cb": _cb, "boolq": _boolq,
+}
 
 
 def labelled_texts(task: str, count: int, seed: int, rule: str = "target") -> list[LabelledText]:

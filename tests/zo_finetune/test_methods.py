@@ -19,7 +19,8 @@ from methods.zo_finetune.method import FineTuneInputs  # noqa: E402
 from methods.zo_finetune.memory_task import measure, model_memory  # noqa: E402
 from methods.zo_finetune.qzo import QZO  # noqa: E402
 
-needs_peft = pytest.mark.skipif(importlib.util.find_spec("peft") is None, reason="LoRA needs the zo-finetune extra (peft)")
+needs_peft = pytest.mark.skipif(importlib.util.find_spec("peft") is None,
+                                reason="LoRA needs the zo-finetune extra (peft)")
 
 
 @pytest.fixture

@@ -52,7 +52,8 @@ def saved_model(tmp_path, tiny_model, tokenizer):
 
 @pytest.mark.slow
 def test_small_suite_runs_and_reports(tmp_path, saved_model, capsys):
-    dataset = f"{{loader: prompt_task, args: {{task: sst2, train: 32, dev: 16, test: 16, model: {{path: '{saved_model}'}}}}}}"
+    dataset = (f"{{loader: prompt_task, args: {{task: sst2, train: 32, dev: 16, test: 16, "
+               f"model: {{path: '{saved_model}'}}}}}}")
     suite, store = small_suite(tmp_path, saved_model, dataset), tmp_path / "results.sqlite"
     assert main(["run", str(suite), "--store", str(store)]) == 0
     assert main(["report", str(suite), "--store", str(store), "--out", str(tmp_path / "report"), "--format", "md"]) == 0
