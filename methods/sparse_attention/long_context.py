@@ -26,6 +26,7 @@ import pandas as pd
 import torch
 
 from harness import DataError, Instance, Metric, RunContext, Task
+from harness.causal_lm import load_causal_lm
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder
 from methods.sparse_attention import ruler
@@ -36,7 +37,6 @@ from methods.sparse_attention.task import block_size_of
 EVAL_SEED_BASE = 1_000_000
 SOURCE = "sparse_attention.ruler_tiny"
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json")
 COLUMNS = ["sample", "task", "context_length", "prompt_tokens", "prediction", "answers", "density",
            "estimation_ms", "attention_ms", "prefill_ms"]
 
@@ -138,25 +138,7 @@ def model_dir(options: dict[str, Any]) -> Path:
 
 def load_model(path: Path, dtype: torch.dtype) -> tuple[Any, Any]:
     """The causal LM and tokenizer saved in `path`, offline; `DataError` naming the folder and what it lacks."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    if not path.is_dir():
-        raise DataError(f"model folder {path} does not exist", file=path, field="args.model.path",
-                        hint="Give a local folder written by save_pretrained (config.json, weights, tokenizer).")
-    if not (path / "config.json").is_file():
-        raise DataError(f"model folder {path} has no config.json: it is not a Hugging Face model folder", file=path,
-                        field="args.model.path")
-    if not any((path / name).is_file() for name in TOKENIZER_FILES):
-        raise DataError(f"model folder {path} has no tokenizer (none of {', '.join(TOKENIZER_FILES)})", file=path,
-                        field="args.model.path", hint="Save the tokenizer beside the weights: "
-                                                      "tokenizer.save_pretrained(folder).")
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-        model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, attn_implementation="sdpa",
-                                                     local_files_only=True)
-    except (OSError, ValueError, KeyError) as exc:
-        raise DataError(f"cannot load the model in {path}: {exc}", file=path, field="args.model.path") from None
-    return model.eval(), tokenizer
+    return load_causal_lm(path, dtype)
 
 
 def greedy_answer(model: Any, tokenizer: Any, text: str, max_new_tokens: int) -> tuple[str, int, float]:

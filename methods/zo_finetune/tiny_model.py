@@ -16,6 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from harness.causal_lm import load_causal_lm
 from harness.fingerprint import digest
 from harness.model_cache import cache_root, publish
 from methods.zo_finetune import synthetic
@@ -181,18 +182,6 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Pretrain
 
 def load(path: str | Path, dtype: str = "float32"):  # -> (model, tokenizer)
     """A prepared (or any local Hugging Face causal LM) folder in eval mode, in `dtype`; never reaches a hub."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from harness import DataError
-
-    path = Path(path)
-    if not (path / "config.json").is_file():
-        raise DataError("not a Hugging Face model folder (no config.json)", file=str(path))
-    if not any((path / name).is_file() for name in ("tokenizer.json", "tokenizer_config.json", "tokenizer.model")):
-        raise DataError("the model folder has no tokenizer; save one beside the model (save_pretrained)",
-                        file=str(path))
     if dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {DTYPES}, got {dtype!r}")
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
-    return model.eval(), tokenizer
+    return load_causal_lm(path, dtype)
