@@ -1,0 +1,173 @@
+"""Train the student on a selected training set, then evaluate it: STAT's Table 3 protocol at small scale.
+
+A dataset is the student (a pre-trained tiny model whose skill mix left some skills rare), the training
+pool P ("MATH-train": uniform over skills, one reference answer each), the labelled validation questions
+Q_val (what STAT profiles), and three test columns: in-distribution (ID, 1-3 steps), its hard subset
+(the ID items the base student gets wrong: the paper's MATH^D, model-specific) and out-of-distribution
+(4-step chains, longer than any ID problem). A method chooses at most `budget` QA pairs; the task's
+`TrainingMethod` base class fine-tunes a copy of the student on them with one fixed recipe for every method
+and answers the test questions greedily. Seeds change the selection's sampling and the SFT order, never the
+data. The predictions table has a row per test question with its `subset`, so every column is re-scorable.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import DataError, Instance, Metric, Task
+from harness.contracts import reject_split_keys
+from harness.model_cache import model_folder
+from methods.math_reasoning import generator, tiny_model
+from methods.math_reasoning.answers import check_answer
+from methods.math_reasoning.problems import Problem
+from methods.math_reasoning.sft import SFTConfig
+
+POOL_SEED, VAL_SEED, TEST_SEED, OOD_SEED = 60_000, 61_000, 62_000, 63_000  # disjoint from pre-training (10,000+)
+SUBSETS = ("id", "hard", "ood")
+
+
+@dataclass(frozen=True)
+class TrainingInputs:
+    """What a training-set method sees: never the test answers."""
+
+    student_dir: Path
+    teacher_dir: Path
+    pool: list[Problem]
+    validation: list[Problem]
+    validation_responses: list[str]  # the student's greedy answers to them: stage 1's input
+    test_questions: list[str]
+    budget: int
+    sft: SFTConfig
+
+
+@dataclass(frozen=True)
+class TrainingOutput:
+    responses: list[str]
+
+
+@dataclass(frozen=True)
+class SkillTrainingData:
+    student_dir: Path
+    teacher_dir: Path
+    pool: list[Problem]
+    validation: list[Problem]
+    validation_responses: list[str]
+    test: list[Problem]
+    ood: list[Problem]
+    hard_ids: frozenset[str]
+    budget: int
+    sft: SFTConfig
+
+
+def _positive(name: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise DataError(f"{name} must be a positive integer, got {value!r}", field=f"args.{name}")
+    return value
+
+
+def _model(options: Mapping[str, Any] | None, field: str) -> Path:
+    if options is not None and not isinstance(options, Mapping):
+        raise DataError(f"{field} must be a mapping, got {options!r}", field=f"args.{field}",
+                        hint="Use {path: DIR} for a local model folder, or {config: {...}} for a prepared tiny model.")
+    return model_folder(dict(options or {}), tiny_model.prepare, tiny_model.StudentConfig)
+
+
+# A uniform skill mix and a shorter pre-training than the student: a different model, good at every skill
+UNIFORM_TEACHER = {"seed": 1, "config": {"skill_weights": [[s, 1.0] for s in generator.SKILLS], "steps": 800}}
+
+
+def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[str, Any] | None = None,
+                   pool: int = 4000, validation: int = 300, test: int = 300, ood: int = 150, budget: int = 1200,
+                   sft: Mapping[str, Any] | None = None) -> SkillTrainingData:
+    """The generated pool and evaluation sets, the student (default: the family's tiny GPT-2) and the
+    STAT-Syn teacher (default: the same architecture pre-trained on a uniform skill mix)."""
+    sizes = {name: _positive(name, value) for name, value in
+             (("pool", pool), ("validation", validation), ("test", test), ("ood", ood), ("budget", budget))}
+    try:
+        recipe = SFTConfig(**dict(sft or {}))
+    except TypeError as exc:
+        raise DataError(f"bad sft recipe: {exc}", field="args.sft", hint="Known: steps, batch_size, learning_rate, "
+                        "weight_decay, warmup_fraction, grad_clip, max_length.") from None
+    student_dir = _model(student, "student")
+    validation_set = generator.problem_set(sizes["validation"], VAL_SEED, prefix="val")
+    test_set = generator.problem_set(sizes["test"], TEST_SEED, prefix="test")
+    answers = base_answers(student_dir, [*validation_set, *test_set])
+    hard = [p.id for p, a in zip(test_set, answers[len(validation_set):], strict=True)
+            if not check_answer(p.answer, a).correct]
+    return SkillTrainingData(
+        student_dir, _model(teacher if teacher is not None else UNIFORM_TEACHER, "teacher"),
+        generator.problem_set(sizes["pool"], POOL_SEED, prefix="pool"), validation_set,
+        answers[:len(validation_set)], test_set,
+        generator.problem_set(sizes["ood"], OOD_SEED, steps=(4, 4), prefix="ood"), frozenset(hard),
+        sizes["budget"], recipe)
+
+
+def base_answers(student_dir: Path, problems: list[Problem]) -> list[str]:
+    """The base student's greedy answers, computed once per dataset: on the validation questions they are
+    STAT's stage-1 input; the test items it gets wrong form the hard (MATH^D) column."""
+    from methods.math_reasoning.generation import generate
+
+    model, tokenizer = tiny_model.load(student_dir)
+    return generate(model, tokenizer, [p.question for p in problems]).texts
+
+
+class SkillTraining(Task):
+    """Accuracy per test column after the method's training set and the shared SFT recipe."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        reject_split_keys(split, "training", "the set sizes are arguments of the dataset")
+
+    def instance(self, data: SkillTrainingData, split: Mapping[str, Any], seed: int) -> Instance:
+        problems = [*data.test, *data.ood]
+        inputs = TrainingInputs(data.student_dir, data.teacher_dir, data.pool, data.validation,
+                                data.validation_responses, [p.question for p in problems], data.budget, data.sft)
+        ood_ids = {p.id for p in data.ood}
+        subsets = ["ood" if p.id in ood_ids else "hard" if p.id in data.hard_ids else "id" for p in problems]
+        return Instance(inputs=inputs, truth=pd.DataFrame({"id": [p.id for p in problems],
+                                                           "gold": [p.answer for p in problems], "subset": subsets}))
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        if isinstance(output, pd.DataFrame):
+            return output
+        if not isinstance(output, TrainingOutput):
+            raise TypeError(f"a training-set method returns TrainingOutput, got {type(output).__name__}")
+        table = instance.truth.copy()
+        checks = [check_answer(g, r) for g, r in zip(table["gold"], output.responses, strict=True)]
+        table["response"] = output.responses
+        table["extracted"] = [c.extracted for c in checks]
+        table["correct"] = [c.correct for c in checks]
+        table["parsed"] = [c.parsed for c in checks]
+        return table
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        missing = [c for c in ("subset", "correct") if c not in predictions.columns]
+        if missing:
+            raise ValueError(f"predictions lack column(s) {missing}; the table has id, gold, subset, response, correct")
+        return {key: metric(predictions) for key, metric in metrics.items()}
+
+
+def _column_accuracy(subsets: tuple[str, ...]):
+    def accuracy(table: pd.DataFrame) -> float:
+        rows = table[table["subset"].isin(subsets)]
+        return float(rows["correct"].mean() * 100.0) if len(rows) else float("nan")
+    return accuracy
+
+
+def _average(table: pd.DataFrame) -> float:
+    """The paper's Avg column: the mean of the column accuracies (ID, hard, OOD)."""
+    return float(np.nanmean([_column_accuracy(c)(table) for c in (("id", "hard"), ("hard",), ("ood",))]))
+
+
+ACCURACY_ID = Metric("accuracy_id", _column_accuracy(("id", "hard")), higher_is_better=True, unit="%",
+                     description="greedy accuracy on the in-distribution test set (1-3 steps), x100")
+ACCURACY_HARD = Metric("accuracy_hard", _column_accuracy(("hard",)), higher_is_better=True, unit="%",
+                       description="accuracy on the ID items the base student gets wrong (the paper's MATH^D), x100")
+ACCURACY_OOD = Metric("accuracy_ood", _column_accuracy(("ood",)), higher_is_better=True, unit="%",
+                      description="accuracy on 4-step chains, longer than any ID problem, x100")
+ACCURACY_AVG = Metric("accuracy_avg", _average, higher_is_better=True, unit="%",
+                      description="mean of the ID, hard and OOD accuracies (the paper's Avg column)")

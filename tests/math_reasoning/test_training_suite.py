@@ -1,0 +1,70 @@
+"""The math_stat protocol end to end on a tiny student: a suite runs, stores every column, and bad input fails clearly."""
+import textwrap
+
+import pytest
+
+pytest.importorskip("transformers")
+pytest.importorskip("tokenizers")
+
+from harness import DataError  # noqa: E402
+from harness.api import run  # noqa: E402
+from methods.math_reasoning.training_task import skill_training  # noqa: E402
+
+TINY = {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "examples": 300, "steps": 20, "eval_examples": 5}
+
+
+@pytest.fixture()
+def model_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_MODEL_CACHE", str(tmp_path / "models"))
+    return tmp_path / "models"
+
+
+@pytest.mark.slow
+def test_a_tiny_stat_suite_stores_every_column_for_every_method(tmp_path, model_cache):
+    suite = tmp_path / "tiny_stat.yaml"
+    suite.write_text(textwrap.dedent(f"""\
+        schema_version: 1
+        suite: tiny_stat
+        task: math_reasoning.training
+        defaults: {{seeds: [0], device: cpu, threads: 1}}
+        datasets:
+          chains:
+            loader: skill_training
+            args:
+              student: {{config: {TINY}}}
+              teacher: {{seed: 1, config: {TINY}}}
+              pool: 200
+              validation: 20
+              test: 12
+              ood: 6
+              budget: 24
+              sft: {{steps: 3, batch_size: 8}}
+        metrics: [accuracy_id, accuracy_hard, accuracy_ood, accuracy_avg]
+        methods:
+          base: {{impl: base}}
+          math_train: {{impl: uniform_sft}}
+          stat_sel: {{impl: stat_sel}}
+          stat_syn: {{impl: stat_syn, params: {{max_rounds: 1}}}}
+        """))
+    frame = run(suite, store=tmp_path / "results.sqlite")
+    assert set(frame["status"]) == {"ok"}, frame[["method", "status", "error"]].to_string()
+    for column in ("accuracy_id", "accuracy_hard", "accuracy_ood", "accuracy_avg"):
+        assert frame[f"metric.{column}"].notna().all()
+
+
+def test_a_budget_of_zero_names_its_field(model_cache):
+    with pytest.raises(DataError, match="budget must be a positive integer"):
+        skill_training(budget=0)
+
+
+def test_an_unknown_sft_option_is_a_user_error(model_cache):
+    with pytest.raises(DataError, match="bad sft recipe") as error:
+        skill_training(sft={"epochs": 3})
+    assert error.value.field == "args.sft"
+
+
+def test_a_student_folder_without_a_tokenizer_is_named(tmp_path, model_cache):
+    (tmp_path / "student").mkdir()
+    (tmp_path / "student" / "config.json").write_text("{}")
+    with pytest.raises(DataError, match="has no tokenizer"):
+        skill_training(student={"path": str(tmp_path / "student")})
