@@ -10,9 +10,12 @@ if [ -z "${HARNESS_DATA_ROOT:-}" ] && [ -d ../shared/data ]; then
 fi
 for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_prism \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
-    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny; do
+    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
+    math_eval math_stat math_grace; do
   harness run "suites/$suite.yaml" --store "$store" --jobs 2
   harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format md,tex,csv,html,png
 done
 # The paper's Fig. 1 as stacked bars, from the zo_memory runs just reported.
 python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png
+# STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported.
+python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md

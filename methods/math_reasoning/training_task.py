@@ -77,15 +77,16 @@ def _model(options: Mapping[str, Any] | None, field: str) -> Path:
     return model_folder(dict(options or {}), tiny_model.prepare, tiny_model.StudentConfig)
 
 
-# A uniform skill mix and a shorter pre-training than the student: a different model, good at every skill
-UNIFORM_TEACHER = {"seed": 1, "config": {"skill_weights": [[s, 1.0] for s in generator.SKILLS], "steps": 800}}
+# A tiny Llama pre-trained on a uniform skill mix: good at the skills the student lacks (the tiny GPT-2s
+# learn arithmetic too slowly to be useful solvers: 3-58 % per skill after 1,500 steps)
+UNIFORM_TEACHER = {"seed": 1, "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
 
 
 def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[str, Any] | None = None,
                    pool: int = 4000, validation: int = 300, test: int = 300, ood: int = 150, budget: int = 1200,
                    sft: Mapping[str, Any] | None = None) -> SkillTrainingData:
     """The generated pool and evaluation sets, the student (default: the family's tiny GPT-2) and the
-    STAT-Syn teacher (default: the same architecture pre-trained on a uniform skill mix)."""
+    STAT-Syn teacher (default: a tiny Llama pre-trained on a uniform skill mix)."""
     sizes = {name: _positive(name, value) for name, value in
              (("pool", pool), ("validation", validation), ("test", test), ("ood", ood), ("budget", budget))}
     try:
