@@ -61,3 +61,16 @@ def model_folder(options: Mapping[str, Any], prepare: Callable[..., Path], confi
 def _tuples(value: Any) -> Any:
     """YAML lists as the tuples frozen config dataclasses hold."""
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def publish_model(root: Path, model: Any, tokenizer: Any, record: Mapping[str, Any]) -> Path:
+    """Publish a trained model as an ordinary Hugging Face folder: weights, tokenizer, and `training.json`
+    (the recipe and what training measured), whose presence marks the folder complete."""
+    import json
+
+    def write(staging: Path) -> None:
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
+
+    return publish(root, write)

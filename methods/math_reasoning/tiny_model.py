@@ -18,7 +18,7 @@ from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
 from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish
+from harness.model_cache import cache_root, publish_model
 from methods.math_reasoning import generator
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -141,12 +141,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentC
               "skill_accuracy": skill_accuracy(model, tokenizer, config.eval_examples // len(generator.SKILLS),
                                                20_000 + seed)}
 
-    def write(staging: Path) -> None:
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-    return publish(root, write)
+    return publish_model(root, model, tokenizer, record)
 
 
 def load(path: str | Path, field: str = "args.model.path"):  # -> (model, tokenizer)

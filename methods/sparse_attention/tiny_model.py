@@ -37,7 +37,6 @@ family README quotes them.
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
 import random
@@ -46,7 +45,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish
+from harness.model_cache import cache_root, publish_model
 from methods.sparse_attention import ruler
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -296,7 +295,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Training
             num_threads: int | None = None) -> Path:
     """The folder of the model trained with `config` and `seed`, trained and written there first if absent.
 
-    `harness.model_cache.publish` writes it, so racing workers never see half a folder. `num_threads` caps
+    `harness.model_cache.publish_model` writes it, so racing workers never see half a folder. `num_threads` caps
     torch's CPU threads (it changes the speed, not the recipe, so it is not hashed).
     """
     root = model_dir(config, seed, cache_dir)
@@ -317,10 +316,4 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Training
               "final_answer_loss": final_loss, "dense_accuracy": accuracy,
               "parameters": sum(p.numel() for p in model.parameters())}
 
-    def write(staging: Path) -> None:
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-    publish(root, write)
-    return root
+    return publish_model(root, model, tokenizer, record)

@@ -10,7 +10,6 @@ the paper's group size of 128 applies unchanged.
 """
 from __future__ import annotations
 
-import json
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
 from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish
+from harness.model_cache import cache_root, publish_model
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample
 
@@ -172,12 +171,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Pretrain
               "rule_agreement": {task: synthetic.rule_agreement(task) for task in config.tasks},
               "parameters": sum(p.numel() for p in model.parameters())}
 
-    def write(staging: Path) -> None:
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-    return publish(root, write)
+    return publish_model(root, model, tokenizer, record)
 
 
 def load(path: str | Path, dtype: str = "float32"):  # -> (model, tokenizer)
