@@ -34,7 +34,8 @@ datasets.add("math_reasoning.skill_training", "methods.math_reasoning.training_t
              "generated skill-labelled chain problems: training pool, validation (profiled), ID/hard/OOD tests; "
              "the student (default: the family's tiny GPT-2, skills multiply/divide rare) and the STAT-Syn teacher")
 for _column in ("id", "hard", "ood", "avg"):
-    metrics.add(f"math_reasoning.accuracy_{_column}", f"methods.math_reasoning.training_task:ACCURACY_{_column.upper()}",
+    metrics.add(f"math_reasoning.accuracy_{_column}",
+                f"methods.math_reasoning.training_task:ACCURACY_{_column.upper()}",
                 f"greedy accuracy, {_column} column, x100")
 methods.add("math_reasoning.base", "methods.math_reasoning.baselines.base_model:BaseModel",
             "the pre-trained student, not trained further (STAT's Base row)", task=T)

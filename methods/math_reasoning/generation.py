@@ -49,7 +49,8 @@ def generate(model, tokenizer, questions: Sequence[str], decoding: Decoding = De
                 if decoding.temperature > 0 else {"do_sample": False}
             with torch.no_grad():
                 out = model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"],
-                                     max_new_tokens=decoding.max_new_tokens, pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, **sampling)
+                                     max_new_tokens=decoding.max_new_tokens, pad_token_id=tokenizer.pad_token_id,
+                                     eos_token_id=tokenizer.eos_token_id, **sampling)
             continuation = out[:, batch["input_ids"].shape[1]:]
             new_tokens += int((continuation != tokenizer.pad_token_id).sum())
             texts.extend(tokenizer.batch_decode(continuation, skip_special_tokens=True))

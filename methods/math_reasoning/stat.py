@@ -131,13 +131,15 @@ def stat_sel(pool: Sequence[Problem], profile: Mapping[str, Sequence[str]], budg
     return subsample(with_rewrites(picked), budget, rng)
 
 
-def implied_weights(pool: Sequence[Problem], profile: Mapping[str, Sequence[str]], k: int = K_PER_SKILL) -> dict[str, float]:
+def implied_weights(pool: Sequence[Problem], profile: Mapping[str, Sequence[str]],
+                    k: int = K_PER_SKILL) -> dict[str, float]:
     """Expected copies of a question per skill, k * n_s / |SkillMap(s)| (stat.md, inferred), for the log."""
     by_skill, counts = skill_map(pool), skill_histogram(profile)
     return {s: k * counts.get(s, 0) / len(by_skill[s]) for s in sorted(by_skill)}
 
 
-def synthesis_questions(profile: Mapping[str, Sequence[str]], seed: int, per_pair: int = SYN_QUESTIONS) -> list[Problem]:
+def synthesis_questions(profile: Mapping[str, Sequence[str]], seed: int,
+                        per_pair: int = SYN_QUESTIONS) -> list[Problem]:
     """New questions stressing each missing skill: `per_pair` per (difficult question, skill), each a chain
     with the skill in at least one step (the teacher's `<question>` at our scale)."""
     rng = np.random.default_rng(seed)
@@ -163,7 +165,8 @@ class SynthesisYield:
     kept_correct: int  # kept questions whose agreed answer is the true one: the filter's precision
 
 
-def consistency_filter(questions: Sequence[Problem], solutions: Sequence[Sequence[str]]) -> tuple[list[tuple[str, str]], SynthesisYield]:
+def consistency_filter(questions: Sequence[Problem],
+                       solutions: Sequence[Sequence[str]]) -> tuple[list[tuple[str, str]], SynthesisYield]:
     """(question, solution) pairs of the questions whose teacher solutions agree (>= 2 of 3), agreeing ones only."""
     pairs, kept, kept_correct = [], 0, 0
     for problem, responses in zip(questions, solutions, strict=True):

@@ -13,7 +13,7 @@ from harness import RunContext
 from methods.math_reasoning import generation, stat, tiny_model
 from methods.math_reasoning.problems import Problem
 from methods.math_reasoning.training_method import TrainingSetMethod, record_skill_shares
-from methods.math_reasoning.training_task import TrainingInputs
+from methods.math_reasoning.training_task import TrainingInputs, teacher_folder
 
 DIFFICULTY_RULES = ("oracle", "consistency")
 CONSISTENCY_TEMPERATURE = 0.7  # the paper does not give the sampling temperature of its consistency rule
@@ -91,7 +91,7 @@ class StatSyn(_Stat):
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)
-        teacher, tokenizer = tiny_model.load(inputs.teacher_dir, field="args.teacher.path")
+        teacher, tokenizer = tiny_model.load(teacher_folder(inputs.teacher), field="args.teacher.path")
         pairs: list[tuple[str, str]] = []
         kept_problems: list[Problem] = []
         questions = kept = kept_correct = 0

@@ -107,7 +107,8 @@ def skill_accuracy(model, tokenizer, count: int, seed: int, steps: tuple[int, in
     for skill in generator.SKILLS:
         problems = generator.problem_set(count, seed, steps=steps, weights={skill: 1.0})
         texts = generate(model, tokenizer, [p.question for p in problems]).texts
-        out[skill] = 100.0 * sum(check_answer(p.answer, t).correct for p, t in zip(problems, texts, strict=True)) / count
+        correct = sum(check_answer(p.answer, t).correct for p, t in zip(problems, texts, strict=True))
+        out[skill] = 100.0 * correct / count
     return out
 
 

@@ -36,7 +36,7 @@ class TrainingInputs:
     """What a training-set method sees: never the test answers."""
 
     student_dir: Path
-    teacher_dir: Path
+    teacher: Mapping[str, Any]  # STAT-Syn's solver, resolved by `teacher_folder` only when a method needs it
     pool: list[Problem]
     validation: list[Problem]
     validation_responses: list[str]  # the student's greedy answers to them: stage 1's input
@@ -53,7 +53,7 @@ class TrainingOutput:
 @dataclass(frozen=True)
 class SkillTrainingData:
     student_dir: Path
-    teacher_dir: Path
+    teacher: Mapping[str, Any]
     pool: list[Problem]
     validation: list[Problem]
     validation_responses: list[str]
@@ -79,7 +79,8 @@ def _model(options: Mapping[str, Any] | None, field: str) -> Path:
 
 # A tiny Llama pre-trained on a uniform skill mix: good at the skills the student lacks (the tiny GPT-2s
 # learn arithmetic too slowly to be useful solvers: 3-58 % per skill after 1,500 steps)
-UNIFORM_TEACHER = {"seed": 1, "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
+UNIFORM_TEACHER = {"seed": 1,
+                   "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
 
 
 def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[str, Any] | None = None,
@@ -100,12 +101,20 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
     answers = base_answers(student_dir, [*validation_set, *test_set])
     hard = [p.id for p, a in zip(test_set, answers[len(validation_set):], strict=True)
             if not check_answer(p.answer, a).correct]
+    if teacher is not None and not isinstance(teacher, Mapping):
+        raise DataError(f"teacher must be a mapping, got {teacher!r}", field="args.teacher",
+                        hint="Use {path: DIR} for a local model folder, or {config: {...}} for a prepared tiny model.")
     return SkillTrainingData(
-        student_dir, _model(teacher if teacher is not None else UNIFORM_TEACHER, "teacher"),
+        student_dir, dict(teacher if teacher is not None else UNIFORM_TEACHER),
         generator.problem_set(sizes["pool"], POOL_SEED, prefix="pool"), validation_set,
         answers[:len(validation_set)], test_set,
         generator.problem_set(sizes["ood"], OOD_SEED, steps=(4, 4), prefix="ood"), frozenset(hard),
         sizes["budget"], recipe)
+
+
+def teacher_folder(teacher: Mapping[str, Any]) -> Path:
+    """The STAT-Syn solver's folder (prepared on first use when it is a tiny-model config)."""
+    return _model(teacher, "teacher")
 
 
 def base_answers(student_dir: Path, problems: list[Problem]) -> list[str]:
@@ -125,7 +134,7 @@ class SkillTraining(Task):
 
     def instance(self, data: SkillTrainingData, split: Mapping[str, Any], seed: int) -> Instance:
         problems = [*data.test, *data.ood]
-        inputs = TrainingInputs(data.student_dir, data.teacher_dir, data.pool, data.validation,
+        inputs = TrainingInputs(data.student_dir, data.teacher, data.pool, data.validation,
                                 data.validation_responses, [p.question for p in problems], data.budget, data.sft)
         ood_ids = {p.id for p in data.ood}
         subsets = ["ood" if p.id in ood_ids else "hard" if p.id in data.hard_ids else "id" for p in problems]

@@ -4,8 +4,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from methods.math_reasoning import generator, stat
-from methods.math_reasoning.problems import Problem
+pytest.importorskip("math_verify")  # the math-reasoning extra: the scorer judges answers with it
+
+from methods.math_reasoning import generator, stat  # noqa: E402
+from methods.math_reasoning.problems import Problem  # noqa: E402
 
 
 def _problem(question: str) -> Problem:

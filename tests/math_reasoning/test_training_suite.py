@@ -1,4 +1,5 @@
-"""The math_stat protocol end to end on a tiny student: a suite runs, stores every column, and bad input fails clearly."""
+"""The math_stat protocol end to end on a tiny student: a suite runs and stores every column; bad input fails
+clearly."""
 import textwrap
 
 import pytest
