@@ -77,10 +77,6 @@ def _model(options: Mapping[str, Any] | None, field: str) -> Path:
     return model_folder(dict(options or {}), tiny_model.prepare, tiny_model.StudentConfig)
 
 
-# A tiny Llama pre-trained on a uniform skill mix: good at the skills the student lacks (the tiny GPT-2s
-# learn arithmetic too slowly to be useful solvers: 3-58 % per skill after 1,500 steps)
-UNIFORM_TEACHER = {"seed": 1,
-                   "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
 
 
 def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[str, Any] | None = None,
@@ -105,7 +101,7 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
         raise DataError(f"teacher must be a mapping, got {teacher!r}", field="args.teacher",
                         hint="Use {path: DIR} for a local model folder, or {config: {...}} for a prepared tiny model.")
     return SkillTrainingData(
-        student_dir, dict(teacher if teacher is not None else UNIFORM_TEACHER),
+        student_dir, dict(teacher if teacher is not None else tiny_model.UNIFORM_TEACHER),
         generator.problem_set(sizes["pool"], POOL_SEED, prefix="pool"), validation_set,
         answers[:len(validation_set)], test_set,
         generator.problem_set(sizes["ood"], OOD_SEED, steps=(4, 4), prefix="ood"), frozenset(hard),
