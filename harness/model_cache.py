@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,21 @@ PREPARE_KEYS = ("cache_dir", "seed", "num_threads", "config")  # every family's 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
     """`cache_dir`, else $HARNESS_MODEL_CACHE, else ~/.cache/iclr26-harness/models."""
     return Path(cache_dir or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "iclr26-harness" / "models")
+
+
+@contextmanager
+def training_lock(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `root`'s lock file while training it: workers that need the same uncached
+    model wait for the first to publish it instead of training a copy each (callers re-check the folder)."""
+    import fcntl
+
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(root.parent / f".{root.name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def publish(root: Path, write: Callable[[Path], None]) -> Path:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
 from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish_model
+from harness.model_cache import cache_root, publish_model, training_lock
 from methods.math_reasoning import generator
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -129,6 +129,13 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentC
     root = model_dir(config, seed, cache_dir)
     if (root / "training.json").is_file():
         return root
+    with training_lock(root):
+        if (root / "training.json").is_file():  # another worker trained it while this one waited
+            return root
+        return _pretrain(root, config, seed, num_threads)
+
+
+def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int | None) -> Path:
     import torch
 
     from methods.math_reasoning import sft
@@ -148,7 +155,6 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentC
               "parameters": sum(p.numel() for p in model.parameters()),
               "skill_accuracy": skill_accuracy(model, tokenizer, config.eval_examples // len(generator.SKILLS),
                                                20_000 + seed)}
-
     return publish_model(root, model, tokenizer, record)
 
 
