@@ -56,6 +56,12 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a usable SQLite database ({exc})") from None
 
+    @staticmethod
+    def predictions_file(store: str | Path, suite: str, run_key: str) -> Path:
+        """Where a worker wrote a run's predictions table, for reports that read them back."""
+        store = Path(store)
+        return store.parent / f"{store.stem}-runs" / suite / "predictions" / f"{run_key}.parquet"
+
     @property
     def artifacts_dir(self) -> Path:
         """Where this store's run folders (logs, predictions, record files) live: `<name>-runs/` beside it.

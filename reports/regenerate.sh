@@ -19,3 +19,4 @@ done
 python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported.
 python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
+python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace

@@ -17,17 +17,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from harness.store import DEFAULT_STORE
+from harness.store import DEFAULT_STORE, Store
 
 # suite method -> (column, sign that turns the stored lower-is-better score into the reported quantity)
 COLUMNS = {"teacher_accuracy": ("teacher acc", -1.0), "g_norm": ("G-Norm", 1.0), "g_vendi": ("G-Vendi", -1.0),
            "grace": ("GRACE", 1.0), "grace_bias": ("GRACE-Bias", 1.0), "grace_variance": ("GRACE-Var", 1.0),
            "initial_loss": ("initial loss", 1.0)}
-
-
-def predictions_path(store: Path, suite: str, run_key: str) -> Path:
-    """Where the worker wrote a run's predictions: `<store stem>-runs/<suite>/predictions/<key>.parquet`."""
-    return Path(store).parent / f"{Path(store).stem}-runs" / suite / "predictions" / f"{run_key}.parquet"
 
 
 def teacher_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> pd.DataFrame:
@@ -40,7 +35,7 @@ def teacher_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> pd
     table, run_ids = None, {}
     for method, group in runs.groupby("method", sort=False):
         column, sign = COLUMNS[method]
-        frames = [pd.read_parquet(predictions_path(Path(store), row.suite, row.run_key)) for row in group.itertuples()]
+        frames = [pd.read_parquet(Store.predictions_file(store, row.suite, row.run_key)) for row in group.itertuples()]
         scores = np.mean([sign * f["score"].to_numpy(float) for f in frames], axis=0)
         if table is None:
             table = frames[0][["teacher", "temperature", "student_accuracy"]].copy()
