@@ -12,6 +12,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
+pytest.importorskip("math_verify")  # the math-reasoning extra: teachers and students are scored with it
 
 from harness import DataError, Instance  # noqa: E402
 from harness.context import RunContext  # noqa: E402

@@ -6,6 +6,7 @@ import pytest
 
 pytest.importorskip("transformers")
 pytest.importorskip("tokenizers")
+pytest.importorskip("math_verify")  # the math-reasoning extra: the student's answers are scored with it
 
 from harness import DataError  # noqa: E402
 from harness.api import run  # noqa: E402
