@@ -70,13 +70,15 @@ def _positive(name: str, value: Any) -> int:
     return value
 
 
-def _model(options: Mapping[str, Any] | None, field: str) -> Path:
+def _model_options(options: Mapping[str, Any] | None, field: str) -> dict[str, Any]:
     if options is not None and not isinstance(options, Mapping):
         raise DataError(f"{field} must be a mapping, got {options!r}", field=f"args.{field}",
                         hint="Use {path: DIR} for a local model folder, or {config: {...}} for a prepared tiny model.")
-    return model_folder(dict(options or {}), tiny_model.prepare, tiny_model.StudentConfig)
+    return dict(options or {})
 
 
+def _model(options: Mapping[str, Any] | None, field: str) -> Path:
+    return model_folder(_model_options(options, field), tiny_model.prepare, tiny_model.StudentConfig)
 
 
 def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[str, Any] | None = None,
@@ -91,17 +93,15 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
     except TypeError as exc:
         raise DataError(f"bad sft recipe: {exc}", field="args.sft", hint="Known: steps, batch_size, learning_rate, "
                         "weight_decay, warmup_fraction, grad_clip, max_length.") from None
+    teacher_options = _model_options(teacher if teacher is not None else tiny_model.UNIFORM_TEACHER, "teacher")
     student_dir = _model(student, "student")
     validation_set = generator.problem_set(sizes["validation"], VAL_SEED, prefix="val")
     test_set = generator.problem_set(sizes["test"], TEST_SEED, prefix="test")
     answers = base_answers(student_dir, [*validation_set, *test_set])
     hard = [p.id for p, a in zip(test_set, answers[len(validation_set):], strict=True)
             if not check_answer(p.answer, a).correct]
-    if teacher is not None and not isinstance(teacher, Mapping):
-        raise DataError(f"teacher must be a mapping, got {teacher!r}", field="args.teacher",
-                        hint="Use {path: DIR} for a local model folder, or {config: {...}} for a prepared tiny model.")
     return SkillTrainingData(
-        student_dir, dict(teacher if teacher is not None else tiny_model.UNIFORM_TEACHER),
+        student_dir, teacher_options,
         generator.problem_set(sizes["pool"], POOL_SEED, prefix="pool"), validation_set,
         answers[:len(validation_set)], test_set,
         generator.problem_set(sizes["ood"], OOD_SEED, steps=(4, 4), prefix="ood"), frozenset(hard),

@@ -70,3 +70,10 @@ def test_a_student_folder_without_a_tokenizer_is_named(tmp_path, model_cache):
     (tmp_path / "student" / "config.json").write_text("{}")
     with pytest.raises(DataError, match="has no tokenizer"):
         skill_training(student={"path": str(tmp_path / "student")})
+
+
+def test_a_teacher_that_is_not_a_mapping_is_refused_before_any_model_loads(model_cache):
+    with pytest.raises(DataError, match="teacher must be a mapping") as error:
+        skill_training(teacher="llama")
+    assert error.value.field == "args.teacher"
+    assert not model_cache.exists()  # refused before the student was prepared
