@@ -59,8 +59,7 @@ class Store:
     @staticmethod
     def predictions_file(store: str | Path, suite: str, run_key: str) -> Path:
         """Where a worker wrote a run's predictions table, for reports that read them back."""
-        store = Path(store)
-        return store.parent / f"{store.stem}-runs" / suite / "predictions" / f"{run_key}.parquet"
+        return _artifacts_dir(Path(store)) / suite / "predictions" / f"{run_key}.parquet"
 
     @property
     def artifacts_dir(self) -> Path:
@@ -68,7 +67,7 @@ class Store:
 
         One per store, so two stores in one folder never ingest each other's record files.
         """
-        return self.path.parent / f"{self.path.stem}-runs"
+        return _artifacts_dir(self.path)
 
     def _check_or_init(self, existed: bool) -> None:
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
@@ -147,3 +146,7 @@ def _check_is_sqlite(path: Path) -> None:
     if header and header != _SQLITE_MAGIC:
         raise StoreError(f"{path} is not a harness results store (not an SQLite file)",
                          hint="Pass --store with another path; this file was left untouched.")
+
+
+def _artifacts_dir(store: Path) -> Path:
+    return store.parent / f"{store.stem}-runs"

@@ -5,6 +5,7 @@ dataset to a fresh copy of the student, so methods differ only in their data, at
 """
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 
@@ -15,18 +16,16 @@ from methods.math_reasoning.training_task import TrainingInputs, TrainingOutput
 
 
 class TrainingSetMethod(Method):
-    """Subclasses implement `select`; `trains = False` evaluates the student as it is (the Base row)."""
+    """Subclasses implement `select`; selecting nothing (None) evaluates the student as it is (the Base row)."""
 
-    trains = True
-
-    def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
-        """(question, solution) pairs, exactly `inputs.budget` of them."""
-        raise NotImplementedError(f"{type(self).__name__} trains but does not select a training set")
+    @abstractmethod
+    def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]] | None:
+        """(question, solution) pairs, exactly `inputs.budget` of them; None to train on nothing."""
 
     def run(self, inputs: TrainingInputs, ctx: RunContext) -> TrainingOutput:
         model, tokenizer = tiny_model.load(inputs.student_dir)
-        if self.trains:
-            pairs = self.select(inputs, ctx)
+        pairs = self.select(inputs, ctx)
+        if pairs is not None:
             ctx.record("training_pairs", len(pairs))
             ctx.record("unique_questions", len({q for q, _ in pairs}))
             encoded = [sft.encode_pair(tokenizer, q, r) for q, r in pairs]

@@ -45,7 +45,9 @@ MATH_VERIFY_PREFERS_LATER_BOX = {12}
 
 
 class FixedGenerations(LM):
-    """Answers each problem with a fixed text, looked up by the problem's id."""
+    """Answers each problem with a fixed text, looked up by the problem's id. lm-eval's `LM` interface also
+    asks for the two log-likelihood calls; the bridge writes only `generate_until` tasks, so they are never
+    called, and raise if a task ever asks for them."""
 
     def __init__(self, generations: dict[str, str]) -> None:
         super().__init__()
