@@ -153,7 +153,7 @@ def test_the_gradient_methods_share_cached_projected_gradients(pool):
 
 
 @pytest.mark.slow
-def test_teacher_accuracy_and_initial_loss_order_the_synthetic_teachers(pool):
+def test_teacher_accuracy_orders_the_synthetic_teachers_and_initial_loss_is_a_mean_nll(pool):
     from methods.math_reasoning.baselines.initial_loss import InitialLoss
     from methods.math_reasoning.baselines.teacher_accuracy import TeacherAccuracy
 
