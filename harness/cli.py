@@ -106,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--interval", choices=["t", "bootstrap"], default="t", help="95%% interval over seeds")
     p.add_argument("--bootstrap", type=int, default=0, metavar="N",
                    help="also compute a within-run bootstrap stderr from N resamples of each run's test samples")
+    p.add_argument("--runs", type=Path, default=None, metavar="FILE",
+                   help="render from this export of the suite's runs (e.g. a committed reports/<suite>/runs.csv) "
+                        "instead of the store")
     p = command("compare", _compare, "compare two sets of results cell by cell; exit 1 on a regression, 2 on failures")
     p.add_argument("base", help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
     p.add_argument("cand", help="the candidate, in the same forms")
@@ -138,8 +141,10 @@ def _validate(args: argparse.Namespace) -> int:
     failures = 0
     for path in args.suites:
         try:
-            count = validate_suite(path)
+            count, warnings = validate_suite(path)
             print(f"ok: {path} ({count} method variants)")
+            for warning in warnings:
+                print(f"warning: {warning}", file=sys.stderr)
         except HarnessError as exc:
             failures += 1
             print(f"error: {exc}", file=sys.stderr)
@@ -244,7 +249,7 @@ def _report(args: argparse.Namespace) -> int:
 
     _load_plugins(args)
     formats = parse_formats(args.format)
-    data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap)
+    data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap, args.runs)
     out = args.out or args.store.parent / "reports" / data.suite.suite
     written = write_report(data, out, formats)
     print(f"report of suite {data.suite.suite} ({data.provenance.runs} runs) written to {out}/: "

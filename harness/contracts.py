@@ -41,6 +41,7 @@ class Metric:
     kind: Literal["quality", "hardware"] = "quality"
     unit: str = ""
     description: str = ""
+    deterministic: bool = False  # the same inputs always give the same value: claims compare it exactly
 
     def __call__(self, *args: Any, **kwargs: Any) -> float:
         return float(self.fn(*args, **kwargs))

@@ -62,7 +62,7 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
     for entry_name, entry in suite.methods.items():
         for label, impl, version, params in method_variants(suite, source, entry_name, entry):
             for dataset_name, dataset in resolved.items():
-                if not _in_matrix(suite, entry_name, dataset_name):
+                if not in_matrix(suite, entry_name, dataset_name):
                     continue
                 run_params = _on_dataset(source, entry_name, entry, impl, params, dataset_name)
                 for seed in suite.defaults.seeds:
@@ -200,7 +200,9 @@ def _has_var_keyword(function: Any) -> bool:
     return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(function).parameters.values())
 
 
-def _in_matrix(suite: Suite, method: str, dataset: str) -> bool:
+def in_matrix(suite: Suite, method: str, dataset: str) -> bool:
+    """Whether the suite's matrix rules pair the method entry with the dataset."""
+
     def matches(rule) -> bool:  # noqa: ANN001
         return rule.method in (None, method) and rule.dataset in (None, dataset)
 

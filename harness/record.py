@@ -14,7 +14,7 @@ Record schema, version 1 (a JSON object):
 | status | `ok`, `failed` (raised), `timeout`, `oom`, `crashed` (the worker died) |
 | error | the error text, or null |
 | metrics | suite metric name -> value (quality metrics) |
-| measurements | name -> {value, unit}: wall_s, cpu_s, peak_rss_mb, peak_cuda_mb, and `ctx.record` figures |
+| measurements | name -> {value, unit[, higher_is_better]}: wall_s, cpu_s, peak_rss_mb, peak_cuda_mb, and `ctx.record` figures |
 | device, threads | where it ran |
 | environment | python, platform, harness, packages, torch, cuda, git_sha, git_dirty, hardware, hardware_fingerprint |
 | predictions | path of the per-sample Parquet file, relative to the store's folder, or null |

@@ -1,26 +1,37 @@
-"""Stored records as a pandas DataFrame: one row per run, for exports, comparisons and the API."""
+"""Stored records as a pandas DataFrame: one row per run, for exports, comparisons and the API; and back."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
 _COLUMNS = ["run_id", "run_key", "suite", "method", "dataset", "seed", "status", "error", "device"]
+_JSON_COLUMNS = ("params", "metric_names", "measure_info")
 
 
 def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
-    """One row per run: identity columns, `metric.<name>` and `measure.<name>` columns."""
+    """One row per run: identity columns, `metric.<name>` and `measure.<name>` columns.
+
+    `measure_info` keeps each measure's unit and direction, so a report can be rendered again from an export.
+    """
     rows = []
     for record in records:
         row = {column: record.get(column) for column in _COLUMNS}
         row["params"] = record.get("params")
         row["metric_names"] = record.get("metric_names")
-        row["git_sha"] = record.get("environment", {}).get("git_sha")
-        row["hardware_fingerprint"] = record.get("environment", {}).get("hardware_fingerprint")
+        environment = record.get("environment", {})
+        row["git_sha"] = environment.get("git_sha")
+        row["git_dirty"] = environment.get("git_dirty")
+        row["hardware_fingerprint"] = environment.get("hardware_fingerprint")
+        row["finished_at"] = record.get("finished_at")
+        measurements = record.get("measurements", {})
+        row["measure_info"] = {k: {f: m[f] for f in ("unit", "higher_is_better") if f in m}
+                               for k, m in measurements.items()}
         row.update({f"metric.{k}": v for k, v in record.get("metrics", {}).items()})
-        row.update({f"measure.{k}": m["value"] for k, m in record.get("measurements", {}).items()})
+        row.update({f"measure.{k}": m["value"] for k, m in measurements.items()})
         rows.append(row)
     return pd.DataFrame(rows, columns=None if rows else _COLUMNS)
 
@@ -28,6 +39,49 @@ def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
 def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     """`records_frame` with its dict columns as JSON text, for CSV and Parquet files."""
     frame = records_frame(records)
-    for column in ("params", "metric_names"):
-        frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
+    for column in _JSON_COLUMNS:
+        if column in frame.columns:
+            frame[column] = frame[column].map(lambda value: json.dumps(value, sort_keys=True))
     return frame
+
+
+def records_of_export(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The run records an export holds, as far as it holds them: what a report needs to be rendered again.
+
+    An export written before units and directions were exported gives measures with neither.
+    """
+    records = []
+    for row in frame.to_dict("records"):
+        info = _mapping(row.get("measure_info"))
+        record = {column: _cell(row.get(column)) for column in _COLUMNS}
+        record.update(
+            seed=int(row["seed"]), params=_mapping(row.get("params")), metric_names=_mapping(row.get("metric_names")),
+            method_entry=str(row["method"]).split("[", 1)[0], finished_at=_cell(row.get("finished_at")),
+            environment={"git_sha": _cell(row.get("git_sha")), "git_dirty": _flag(row.get("git_dirty")),
+                         "hardware_fingerprint": _cell(row.get("hardware_fingerprint"))},
+            metrics={k.removeprefix("metric."): float(v) for k, v in row.items()
+                     if k.startswith("metric.") and _cell(v) is not None},
+            measurements={(name := k.removeprefix("measure.")): {"value": float(v), **info.get(name, {"unit": ""})}
+                          for k, v in row.items() if k.startswith("measure.") and _cell(v) is not None},
+        )
+        records.append(record)
+    return records
+
+
+def _cell(value: Any) -> Any:
+    """An empty CSV cell (NaN, <NA>) is no value."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def _flag(value: Any) -> bool | None:
+    """A CSV's True/False (text in a column with empty cells); None when the export has no such column."""
+    value = _cell(value)
+    return None if value is None else str(value).lower() in ("true", "1")
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return value
+    return json.loads(value) if isinstance(value, str) and value else {}

@@ -169,6 +169,10 @@ class ClaimCheck(_Frozen):
     at_matched: str | None = Field(
         None, description="compare 'better' and 'than' at equal values of this metric (e.g. density): each "
                           "variant of 'better' against the curve of 'than''s variants interpolated there, per seed")
+    select_by: str | None = Field(
+        None, description="a validation figure (a measure the methods record, e.g. best_val_auprc): a method with "
+                          "several grid variants is represented, per dataset, by the variant with its best mean; "
+                          "never a test metric")
 
     @model_validator(mode="after")
     def _one_form(self) -> "ClaimCheck":
@@ -178,6 +182,9 @@ class ClaimCheck(_Frozen):
             raise ValueError("'better' needs 'than'")
         if self.at_matched is not None and self.better is None:
             raise ValueError("'at_matched' compares 'better' with 'than'; it does not apply to 'best'")
+        if self.select_by is not None and self.select_by == self.metric:
+            raise ValueError(f"'select_by: {self.select_by}' is the claim's own metric: a variant chosen on the "
+                             "test metric flatters it; name a validation figure or one variant")
         return self
 
 
@@ -351,6 +358,10 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         if matched is not None and matched not in metric_names:
             raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "
                                "metrics", hint=f"Use one of: {', '.join(suite.metrics)}.")
+        if claim.check.select_by in metric_names:
+            raise source.error(("claims", index, "check", "select_by"), f"'{claim.check.select_by}' is a test metric "
+                               "of this suite: choosing a variant on test data flatters it",
+                               hint="Select on a validation figure the methods record (e.g. best_val_auprc).")
 
 
 def _names_method(value: str, names: dict[str, Any]) -> bool:

@@ -3,13 +3,64 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.planner import check_split, method_variants
-from harness.suite import load_suite
+from harness.planner import check_split, in_matrix, method_variants
+from harness.registry import metrics as metric_registry
+from harness.stats import ALPHA, smallest_wilcoxon_p
+from harness.suite import ClaimCheck, Suite, load_suite
+from harness.yaml_source import YamlSource
 
 
-def validate_suite(path: str | Path) -> int:
-    """Raise `SuiteError` at the first problem; return the number of method variants."""
+def validate_suite(path: str | Path) -> tuple[int, list[str]]:
+    """Raise `SuiteError` at the first problem; return the number of method variants and the warnings."""
     suite, source = load_suite(path)
     for name in suite.datasets:
         check_split(suite, source, name)
-    return sum(1 for name, entry in suite.methods.items() for _ in method_variants(suite, source, name, entry))
+    variants = {name: [label for label, *_ in method_variants(suite, source, name, entry)]
+                for name, entry in suite.methods.items()}
+    _check_claim_representatives(suite, source, variants)
+    return sum(map(len, variants.values())), undecidable_claims(suite, source)
+
+
+def _check_claim_representatives(suite: Suite, source: YamlSource, variants: dict[str, list[str]]) -> None:
+    """A claim compares one variant per method: a grid method needs a named variant or a `select_by` rule."""
+    for index, claim in enumerate(suite.claims):
+        check = claim.check
+        if check.at_matched is not None or check.select_by is not None:
+            continue  # a curve of variants per seed, or a declared validation selection
+        for key in ("best", "better", "than"):
+            name = getattr(check, key)
+            if name in variants and len(variants[name]) > 1:
+                raise source.error(("claims", index, "check", key),
+                                   f"'{name}' has {len(variants[name])} grid variants; a claim compares one",
+                                   hint=f"Name one ({variants[name][0]}), or add 'select_by:' with a validation "
+                                        "figure the methods record.")
+
+
+def undecidable_claims(suite: Suite, source: YamlSource) -> list[str]:
+    """Claims that the suite's seeds can never support: the smallest Wilcoxon p over its datasets,
+    Holm-corrected, stays at or above alpha. Deterministic metrics are compared exactly and never warn."""
+    warnings = []
+    seeds = len(suite.defaults.seeds)
+    for index, claim in enumerate(suite.claims):
+        metric = claim.check.metric
+        if metric in suite.metrics and metric_registry.get(metric, suite.family).deterministic:
+            continue
+        datasets = len(_claim_datasets(suite, claim.check))
+        if not datasets:
+            continue
+        floor = min(1.0, smallest_wilcoxon_p(seeds) * datasets)  # Holm's first step: the smallest p x family size
+        if floor >= ALPHA:
+            needed = next(n for n in range(1, 64) if smallest_wilcoxon_p(n) * datasets < ALPHA)
+            error = source.error(("claims", index), f"claim '{claim.text}' is undecidable with {seeds} seeds: "
+                                 f"the smallest one-sided Wilcoxon p is {smallest_wilcoxon_p(seeds):.3g}, "
+                                 f"{floor:.3g} after Holm over {datasets} dataset(s), not below {ALPHA}",
+                                 hint=f"Run at least {needed} seeds.")
+            warnings.append(str(error))
+    return warnings
+
+
+def _claim_datasets(suite: Suite, check: ClaimCheck) -> list[str]:
+    """The datasets a claim is tested on: its own, or every dataset the matrix pairs its methods with."""
+    names = [n.split("[", 1)[0] for n in (check.best, check.better, check.than) if n is not None]
+    candidates = [check.dataset] if check.dataset else list(suite.datasets)
+    return [d for d in candidates if all(in_matrix(suite, name, d) for name in names)]

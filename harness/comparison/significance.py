@@ -1,21 +1,19 @@
 """Is a change between two sides' seeds real? A one-sided t-test in the direction of the change.
 
 Matching seeds are paired (`harness.stats.paired_test`'s paired t); otherwise Welch's t-test.
-The rank tests (Wilcoxon, Mann-Whitney) cannot reach p < 0.05 below 6 pairs or 4 runs a
-side, which would leave a 3-seed suite's gate unable to ever fire, so the t-tests decide.
+The one-sided rank tests cannot reach p < 0.05 below 5 pairs (Wilcoxon: 2^-n) or 4 runs a side
+(Mann-Whitney: 3 a side give 1/20), which would leave a 3-seed suite's gate unable to ever fire,
+so the gates use t-tests. Claims in reports use the Wilcoxon test (`harness.reporting.claims`).
 """
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as scipy_stats
 
-from harness.stats import paired_test
-
-ALPHA = 0.05
+from harness.stats import ALPHA, paired_test
 
 
 @dataclass(frozen=True)
@@ -37,11 +35,7 @@ def change_test(base: dict[int, float], cand: dict[int, float], higher_is_better
     better, worse = (cand, base) if cand_better else (base, cand)
     if set(base) == set(cand):
         seeds = sorted(base)
-        with warnings.catch_warnings():
-            # A planted or systematic shift gives near-identical differences; scipy warns of lost
-            # precision there, but the t statistic is huge either way and the verdict is unaffected.
-            warnings.simplefilter("ignore", RuntimeWarning)
-            paired = paired_test([better[s] for s in seeds], [worse[s] for s in seeds], higher_is_better)
+        paired = paired_test([better[s] for s in seeds], [worse[s] for s in seeds], higher_is_better)
         return ChangeTest("paired t", paired.t_test_p)
     oriented = [sign * np.fromiter(side.values(), float) for side in (better, worse)]
     return ChangeTest("Welch t", _welch_p(*oriented))

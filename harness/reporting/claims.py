@@ -1,137 +1,175 @@
-"""Machine-checked paper claims: each gets a verdict, the statistic behind it, and its run ids.
+"""Machine-checked paper claims: a verdict per claim, the per-dataset tests behind it, and its run ids.
 
-- `best: X` — X has the best mean on every dataset (or the named one), and beats the
-  runner-up there in a paired test over matching seeds (Wilcoxon and t, one-sided, 5%).
-- `better: A, than: B` — A beats B in a paired test over all matching (dataset, seed) pairs.
-- `better: A, than: B, at_matched: X` — the same at equal X (e.g. density): per (dataset, seed), each
-  variant of A against B's variants' curve linearly interpolated at A's X (never extrapolated),
-  averaged over A's variants in range, so each seed is one pair.
-A claim whose methods, datasets or metric have no measured runs is "not measurable here".
+A claim compares **one representative per method** on each dataset: a named variant
+(`proxyattn[gamma=0.95]`), a method's only variant, or, for a grid, the variant with the best
+mean of the claim's `select_by` validation figure. Grids are never crossed.
+
+- `better: A, than: B`: pairs are A's and B's values at the same seed.
+- `best: X`: X's representative against the runner-up, the rival (any variant) with the best mean.
+- `better: A, than: B, at_matched: X`: per seed, each variant of A against B's variants' curve
+  linearly interpolated at A's X (never extrapolated), averaged over A's variants in range: one pair per seed.
+
+Each dataset gets its own one-sided exact Wilcoxon signed-rank test over its pairs (zero
+differences dropped); the p-values are Holm-corrected over the claim's datasets. Verdicts:
+*supported* (significant on every dataset), *contradicted* (significantly the other way on some
+dataset), *undecidable at this n* (with these seeds even a clean sweep could not reach alpha),
+*not significant*, *not measurable here* (nothing measured for it). A deterministic metric is
+compared exactly, with no p-value.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from harness.stats import paired_test
+from harness.stats import ALPHA, holm, paired_test, smallest_wilcoxon_p
 
 if TYPE_CHECKING:
-    from harness.reporting.model import Cell, ClaimResult, ReportData
+    from harness.reporting.model import ClaimResult, MetricInfo, ReportData
+    from harness.suite import ClaimCheck
+
+SUPPORTED, CONTRADICTED = "supported", "contradicted"
+NOT_SIGNIFICANT, UNDECIDABLE, NOT_MEASURABLE = "not significant", "undecidable at this n", "not measurable here"
+VERDICTS = (SUPPORTED, CONTRADICTED, NOT_SIGNIFICANT, UNDECIDABLE, NOT_MEASURABLE)
+TEST_NOTE = (f"one-sided exact Wilcoxon signed-rank test over seeds per dataset (zero differences dropped), "
+             f"Holm-corrected over the claim's datasets, alpha {ALPHA}; deterministic metrics are compared exactly")
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """One dataset's matched values of the claim's two sides, with the runs behind them."""
+
+    dataset: str
+    a_label: str
+    b_label: str
+    a_values: tuple[float, ...]
+    b_values: tuple[float, ...]
+    run_ids: tuple[str, ...]
+
+
+class Unmeasurable(Exception):
+    """Nothing measured can decide the claim; the message says what is missing."""
 
 
 def check_claims(data: "ReportData") -> list["ClaimResult"]:
-    return [_check(data, claim.text, claim.check) for claim in data.suite.claims]
+    return [check_claim(data, claim.text, claim.check) for claim in data.suite.claims]
 
 
-def _check(data: "ReportData", text: str, check) -> "ClaimResult":  # noqa: ANN001
+def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimResult":
     from harness.reporting.model import ClaimResult
 
     info = data.metrics.get(check.metric)
-    datasets = [check.dataset] if check.dataset else list(data.datasets)
-    if info is None:
-        return ClaimResult(text, "not measurable here", f"metric '{check.metric}' was not measured", ())
+    if info is None or info.higher_is_better is None:
+        reason = "was not measured" if info is None else "has no direction to compare"
+        return ClaimResult(text, NOT_MEASURABLE, f"metric '{check.metric}' {reason}", ())
+    datasets = [d for d in ([check.dataset] if check.dataset else data.datasets) if _runs_on(data, check, d)]
+    if not datasets:
+        return ClaimResult(text, NOT_MEASURABLE, "its methods never ran on a common dataset", ())
+    try:
+        pairs = [_pairs(data, check, dataset, info.higher_is_better) for dataset in datasets]
+    except Unmeasurable as exc:
+        return ClaimResult(text, NOT_MEASURABLE, str(exc), ())
+    run_ids = tuple(dict.fromkeys(r for p in pairs for r in p.run_ids))
+    verdict, statistic = (_exact if info.deterministic else _tested)(pairs, info)
+    return ClaimResult(text, verdict, statistic, run_ids)
+
+
+def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
+    """Whether every method the claim names ran on `dataset` (a suite's matrix may pair them elsewhere only)."""
+    names = [n for n in (check.best, check.better, check.than) if n is not None]
+    return all(any(data.cell(v, dataset, check.metric) for v in variants(data, name)) for name in names)
+
+
+def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
     if check.best is not None:
-        return _check_best(data, text, check.best, check.metric, datasets, info.higher_is_better)
+        return _best_pairs(data, check, dataset, higher)
     if check.at_matched is not None:
-        return _check_matched(data, text, check.better, check.than, check.metric, check.at_matched, datasets,
-                              info.higher_is_better)
-    return _check_better(data, text, check.better, check.than, check.metric, datasets, info.higher_is_better)
+        return _matched_pairs(data, check.better, check.than, check.metric, check.at_matched, dataset)
+    a = representative(data, check.better, dataset, check.metric, check.select_by)
+    b = representative(data, check.than, dataset, check.metric, check.select_by)
+    return _seed_pairs(data, a, b, dataset, check.metric)
 
 
-def _variants(data: "ReportData", method: str) -> list[str]:
-    """A suite method name stands for all its grid variants."""
+def variants(data: "ReportData", method: str) -> list[str]:
+    """A suite method name stands for all its grid variants; a variant label for itself."""
     return [m for m in data.methods if m == method or m.startswith(method + "[")]
 
 
-def _check_best(data: "ReportData", text: str, method: str, metric: str, datasets: list[str],
-                higher: bool) -> "ClaimResult":
-    from harness.reporting.model import ClaimResult
-
-    sign = 1 if higher else -1
-    notes, run_ids, verdicts = [], [], []
-    for dataset in datasets:
-        cells = [c for m in data.methods if (c := data.cell(m, dataset, metric)) and c.stats.n > 0]
-        mine = [c for c in cells if c.method in _variants(data, method)]
-        if not mine:
-            return ClaimResult(text, "not measurable here", f"no measured runs of '{method}' on '{dataset}'", ())
-        own = max(mine, key=lambda c: sign * _finite_or_worst(c.stats.mean, higher))
-        rivals = [c for c in cells if c.method not in _variants(data, method)]
-        run_ids += list(own.run_ids)
-        if not rivals:
-            return ClaimResult(text, "not measurable here", f"no rival measured on '{dataset}'", tuple(run_ids))
-        runner_up = max(rivals, key=lambda c: sign * _finite_or_worst(c.stats.mean, higher))
-        run_ids += list(runner_up.run_ids)
-        is_best = math.isfinite(own.stats.mean) and sign * (own.stats.mean - _finite_or_worst(runner_up.stats.mean, higher)) > 0
-        test = _paired(own, runner_up, higher)
-        verdicts.append("fail" if not is_best else "pass" if test.significant() else "not significant")
-        notes.append(f"{dataset}: {own.method} {own.stats.mean:.2f} vs {runner_up.method} {runner_up.stats.mean:.2f}"
-                     f" (n={test.n}, Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g})")
-    verdict = "fail" if "fail" in verdicts else "not significant" if "not significant" in verdicts else "pass"
-    return ClaimResult(text, verdict, "; ".join(notes), tuple(dict.fromkeys(run_ids)))
+def representative(data: "ReportData", method: str, dataset: str, metric: str, select_by: str | None) -> str:
+    """The one variant of `method` a claim compares on `dataset`; never chosen on the claim's metric."""
+    measured = [v for v in variants(data, method) if (c := data.cell(v, dataset, metric)) and c.stats.n > 0]
+    if not measured:
+        raise Unmeasurable(f"no measured runs of '{method}' on '{dataset}'")
+    if len(measured) == 1:
+        return measured[0]
+    selector = data.metrics.get(select_by) if select_by else None
+    if selector is None or selector.higher_is_better is None:
+        why = (f"'select_by: {select_by}' has no recorded direction or was not recorded" if select_by
+               else "name one variant or declare 'select_by' (a validation figure)")
+        raise Unmeasurable(f"'{method}' has {len(measured)} measured variants on '{dataset}': {why}")
+    sign = 1 if selector.higher_is_better else -1
+    scored = [(sign * c.stats.mean, v) for v in measured
+              if (c := data.cell(v, dataset, select_by)) and c.stats.n > 0 and math.isfinite(c.stats.mean)]
+    if not scored:
+        raise Unmeasurable(f"no variant of '{method}' recorded '{select_by}' on '{dataset}'")
+    return max(scored)[1]
 
 
-def _check_better(data: "ReportData", text: str, a: str, b: str, metric: str, datasets: list[str],
-                  higher: bool) -> "ClaimResult":
-    from harness.reporting.model import ClaimResult
+def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str) -> Pairs:
+    cell_a, cell_b = data.cell(a, dataset, metric), data.cell(b, dataset, metric)
+    shared = sorted(set(cell_a.seeds) & set(cell_b.seeds)) if cell_a and cell_b else []
+    if not shared:
+        raise Unmeasurable(f"'{a}' and '{b}' share no measured seed on '{dataset}'")
+    return Pairs(dataset, a, b, tuple(cell_a.values[cell_a.seeds.index(s)] for s in shared),
+                 tuple(cell_b.values[cell_b.seeds.index(s)] for s in shared),
+                 tuple(cell_a.run_ids) + tuple(cell_b.run_ids))
 
+
+def _best_pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
+    """X's representative against the rival with the best mean (the strongest rival: conservative).
+    X's other grid variants are X, not rivals."""
+    own = representative(data, check.best, dataset, check.metric, check.select_by)
+    mine = set(variants(data, check.best.split("[", 1)[0]))
+    rivals = [(_rank_value(c.stats.mean, higher), m) for m in data.methods
+              if m not in mine and (c := data.cell(m, dataset, check.metric)) and c.stats.n > 0]
+    if not rivals:
+        raise Unmeasurable(f"no rival of '{check.best}' measured on '{dataset}'")
+    return _seed_pairs(data, own, max(rivals)[1], dataset, check.metric)
+
+
+def _rank_value(mean: float, higher: bool) -> float:
+    """Direction-adjusted mean; NaN never ranks best."""
+    return (mean if higher else -mean) if math.isfinite(mean) else -math.inf
+
+
+def _matched_pairs(data: "ReportData", a: str, b: str, metric: str, axis: str, dataset: str) -> Pairs:
     a_values, b_values, run_ids = [], [], []
-    for dataset in datasets:
-        for method_a in _variants(data, a):
-            for method_b in _variants(data, b):
-                cell_a, cell_b = data.cell(method_a, dataset, metric), data.cell(method_b, dataset, metric)
-                if cell_a is None or cell_b is None:
-                    continue
-                shared = sorted(set(cell_a.seeds) & set(cell_b.seeds))
-                a_values += [cell_a.values[cell_a.seeds.index(s)] for s in shared]
-                b_values += [cell_b.values[cell_b.seeds.index(s)] for s in shared]
-                run_ids += list(cell_a.run_ids) + list(cell_b.run_ids)
+    seeds = sorted({s for m in variants(data, a) + variants(data, b)
+                    if (c := data.cell(m, dataset, metric)) for s in c.seeds})
+    for seed in seeds:
+        own, rival = _points(data, a, dataset, metric, axis, seed), _points(data, b, dataset, metric, axis, seed)
+        if not own or len(rival) < 2:
+            continue
+        xs, ys = zip(*sorted((x, y) for x, y, _ in rival))
+        inside = [(x, y, r) for x, y, r in own if xs[0] <= x <= xs[-1]]
+        if not inside:
+            continue
+        a_values.append(float(np.mean([y for _, y, _ in inside])))
+        b_values.append(float(np.mean([np.interp(x, xs, ys) for x, _, _ in inside])))
+        run_ids += [r for _, _, r in inside] + [r for _, _, r in rival]
     if not a_values:
-        return ClaimResult(text, "not measurable here", f"no matching measured seeds of '{a}' and '{b}'", ())
-    test = paired_test(a_values, b_values, higher)
-    verdict = "pass" if test.significant() else "fail" if test.mean_difference <= 0 else "not significant"
-    statistic = (f"mean difference {test.mean_difference:+.3g} over {test.n} paired runs "
-                 f"(Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g})")
-    return ClaimResult(text, verdict, statistic, tuple(dict.fromkeys(run_ids)))
-
-
-def _check_matched(data: "ReportData", text: str, a: str, b: str, metric: str, axis: str, datasets: list[str],
-                   higher: bool) -> "ClaimResult":
-    from harness.reporting.model import ClaimResult
-
-    a_values, b_values, run_ids, outside = [], [], [], 0
-    for dataset in datasets:
-        seeds = sorted({s for m in _variants(data, a) + _variants(data, b)
-                        if (c := data.cell(m, dataset, metric)) for s in c.seeds})
-        for seed in seeds:
-            own, rival = _points(data, a, dataset, metric, axis, seed), _points(data, b, dataset, metric, axis, seed)
-            if not own or len(rival) < 2:
-                continue
-            xs, ys = zip(*sorted((x, y) for x, y, _ in rival))
-            inside = [(x, y, r) for x, y, r in own if xs[0] <= x <= xs[-1]]
-            outside += len(own) - len(inside)
-            if not inside:
-                continue
-            a_values.append(float(np.mean([y for _, y, _ in inside])))
-            b_values.append(float(np.mean([np.interp(x, xs, ys) for x, _, _ in inside])))
-            run_ids += [r for _, _, r in inside] + [r for _, _, r in rival]
-    if not a_values:
-        return ClaimResult(text, "not measurable here", f"no variant of '{a}' lies within the {axis} range of "
-                           f"'{b}''s variants at a matching seed", ())
-    test = paired_test(a_values, b_values, higher)
-    verdict = "pass" if test.significant() else "fail" if test.mean_difference <= 0 else "not significant"
-    statistic = (f"at matched {axis}: mean difference {test.mean_difference:+.3g} over {test.n} (dataset, seed) pairs "
-                 f"(Wilcoxon p={test.wilcoxon_p:.3g}, t p={test.t_test_p:.3g}); {outside} point(s) of '{a}' outside "
-                 f"'{b}''s {axis} range left out")
-    return ClaimResult(text, verdict, statistic, tuple(dict.fromkeys(run_ids)))
+        raise Unmeasurable(f"no variant of '{a}' lies within the {axis} range of '{b}''s variants at a matching "
+                           f"seed on '{dataset}'")
+    return Pairs(dataset, f"{a} at matched {axis}", b, tuple(a_values), tuple(b_values), tuple(run_ids))
 
 
 def _points(data: "ReportData", method: str, dataset: str, metric: str, axis: str,
             seed: int) -> list[tuple[float, float, str]]:
     """(axis value, metric value, run id) of each variant of `method` measured at `seed`, finite only."""
     points = []
-    for variant in _variants(data, method):
+    for variant in variants(data, method):
         y_cell, x_cell = data.cell(variant, dataset, metric), data.cell(variant, dataset, axis)
         if y_cell is None or x_cell is None or seed not in y_cell.seeds or seed not in x_cell.seeds:
             continue
@@ -141,14 +179,41 @@ def _points(data: "ReportData", method: str, dataset: str, metric: str, axis: st
     return points
 
 
-def _paired(own: "Cell", rival: "Cell", higher: bool):  # noqa: ANN202
-    shared = sorted(set(own.seeds) & set(rival.seeds))
-    return paired_test([own.values[own.seeds.index(s)] for s in shared],
-                       [rival.values[rival.seeds.index(s)] for s in shared], higher)
+def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
+    """Per-dataset Wilcoxon tests, Holm over datasets, combined into one verdict."""
+    tests = [paired_test(p.a_values, p.b_values, info.higher_is_better) for p in pairs]
+    better, worse = holm([t.p_better for t in tests]), holm([t.p_worse for t in tests])
+    floor = holm([smallest_wilcoxon_p(t.n) for t in tests])
+    holds = sum(p < ALPHA for p in better)
+    if any(p < ALPHA for p in worse):
+        verdict = CONTRADICTED
+    elif any(p >= ALPHA for p in floor):
+        verdict = UNDECIDABLE
+    else:
+        verdict = SUPPORTED if holds == len(tests) else NOT_SIGNIFICANT
+    details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, mean difference {t.mean_difference:+.3g} over {t.n} "
+               f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})" + (f", reversed p {t.p_worse:.3g}" if t.p_worse < ALPHA
+                                                                      else "")
+               for p, t, adjusted in zip(pairs, tests, better)]
+    summary = f"holds on {holds} of {len(tests)} dataset(s)"
+    if verdict == UNDECIDABLE:
+        summary += (f"; the smallest reachable p, {min(floor):.3g} after Holm, is not below {ALPHA}: "
+                    "more seeds are needed")
+    return verdict, f"{summary}. " + "; ".join(details)
 
 
-def _finite_or_worst(value: float, higher: bool) -> float:
-    """NaN never ranks best."""
-    if math.isfinite(value):
-        return value
-    return -math.inf if higher else math.inf
+def _exact(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
+    """A deterministic metric: the values are compared as they are (seed means), no test."""
+    sign = 1 if info.higher_is_better else -1
+    differences = [sign * (float(np.mean(p.a_values)) - float(np.mean(p.b_values))) for p in pairs]
+    if all(d > 0 for d in differences):
+        verdict = SUPPORTED
+    elif any(d < 0 for d in differences):
+        verdict = CONTRADICTED
+    else:
+        verdict = NOT_SIGNIFICANT
+    details = [f"{p.dataset}: {p.a_label} {np.mean(p.a_values):.4g} vs {p.b_label} {np.mean(p.b_values):.4g}"
+               for p in pairs]
+    holds = sum(d > 0 for d in differences)
+    return verdict, (f"exact comparison of a deterministic metric (no p-value): holds on {holds} of "
+                     f"{len(pairs)} dataset(s). " + "; ".join(details))

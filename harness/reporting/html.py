@@ -33,6 +33,7 @@ import html
 import math
 import re
 
+from harness.reporting.claims import TEST_NOTE
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import Cell, CitedValue, ReportData
 
@@ -51,7 +52,7 @@ th.sortable[aria-sort=ascending]::after{content:" \\25B2"}th.sortable[aria-sort=
 tbody.cited-rows tr{background:#f4f1e8;font-style:italic}
 .tag{font-size:.75em;background:#8a6d1d;color:#fff;border-radius:3px;padding:0 .3em;font-style:normal}
 .verdict{font-weight:bold;padding:0 .3em;border-radius:3px;background:#ddd}
-.verdict-pass .verdict{background:#cde8cd}.verdict-fail .verdict{background:#f3cccc}
+.verdict-supported .verdict{background:#cde8cd}.verdict-contradicted .verdict{background:#f3cccc}
 #filters{display:flex;gap:1rem;flex-wrap:wrap;padding:.6rem;background:#f3f3f5;border-radius:6px}
 pre{white-space:pre-wrap;margin:0}figure.plot img{max-width:100%}
 footer{margin-top:2rem;color:#555;font-size:.85em}
@@ -156,7 +157,9 @@ def _provenance(data: ReportData) -> str:
     hardware = "".join(f"<li>{_e(h)}</li>" for h in p.hardware) or "<li>unknown</li>"
     rows = [("suite file", f"{_e(p.suite_file)} (sha256 <code>{_e(p.suite_sha256[:12])}</code>)"),
             ("harness", _e(p.harness_version)),
-            ("git", f'<span id="git-shas">{shas}</span>{" (dirty)" if p.dirty else ""}'),
+            ("runs at git", f'<span id="git-shas">{shas}</span>'
+                            + (f" ({p.dirty_runs} runs with uncommitted changes)" if p.dirty_runs else "")),
+            ("rendered at git", _e(p.rendered)),
             ("hardware", f'<ul id="hardware">{hardware}</ul>'),
             ("runs", f"{p.runs} (matched by {_e(p.selection)}), newest {_e(p.date)}")]
     items = "".join(f"<dt>{name}</dt><dd>{value}</dd>" for name, value in rows)
@@ -192,7 +195,7 @@ def _leaderboard(data: ReportData, board: Table, index: int) -> str:
     return (f'<section class="leaderboard kind-{_e(info.kind)}" id="metric-{index}" data-index="{index}" '
             f'data-metric="{_e(board.metric)}"><h2>{_e(data.metrics[board.metric].label)} '
             f'<small>({_e(info.kind)})</small></h2>'
-            f'<table class="leaderboard-table" data-higher="{int(info.higher_is_better)}">'
+            f'<table class="leaderboard-table" data-higher="{int(info.higher_is_better is True)}">'
             f'<thead><tr><th scope="col" class="corner">{_e(board.row_axis)} \\ {_e(col_axis)} '
             f"{_e(info.arrow)}</th>{head}</tr></thead>"
             f'<tbody class="measured-rows">{body}</tbody>{cited_body}</table></section>')
@@ -268,7 +271,8 @@ def _claims(data: ReportData) -> str:
         f'<div class="run-ids">runs: {_e(", ".join(c.run_ids) or "none")}</div></li>'
         for c in data.claims)
     return (f'<section id="claims"><h2>Claims checked against measured results</h2>'
-            f'{f"<ul>{items}</ul>" if items else "<p>This suite states no claims.</p>"}</section>')
+            f'{f"<p>Test: {_e(TEST_NOTE)}.</p><ul>{items}</ul>" if items else "<p>This suite states no claims.</p>"}'
+            '</section>')
 
 
 def _slug(text: str) -> str:

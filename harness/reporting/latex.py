@@ -35,9 +35,9 @@ def render_latex(data: ReportData) -> str:
 
 def _table(data: ReportData, table: Table) -> list[str]:
     info = data.metrics[table.metric]
-    arrow = r"$\uparrow$" if info.higher_is_better else r"$\downarrow$"
+    arrow = {True: r" ($\uparrow$)", False: r" ($\downarrow$)", None: ""}[info.higher_is_better]
     unit = f" [{escape(info.unit)}]" if info.unit else ""
-    caption = (f"{escape(data.suite.suite)}: {escape(table.metric)}{unit} ({arrow}), {_cell(interval_note(data))}."
+    caption = (f"{escape(data.suite.suite)}: {escape(table.metric)}{unit}{arrow}, {_cell(interval_note(data))}."
                r" Best in bold, second underlined.")
     refs = [r for r in data.references if r.metric == table.metric and table.row_axis == "method"]
     if refs:

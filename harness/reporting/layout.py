@@ -9,9 +9,10 @@ import math
 from dataclasses import dataclass
 
 from harness.reporting.model import Cell, CitedValue, ReportData
+from harness.stats import CellStats
 
 
-HARDWARE_CELL = "{mean:.3g} ± {ci95:.2g}"
+AUTO_CELL = "auto"  # mean ± 95% CI half-width, the half-width to 2 significant digits and the mean to match
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Table:
     cols: tuple[str, ...]
     cells: dict[tuple[str, str], Cell | None]
     ranks: dict[tuple[str, str], int]  # 1 = best, 2 = second, per column (methods compared within a dataset)
-    template: str                      # the suite's cell format for quality metrics; 3 digits for hardware
+    template: str                      # the suite's cell format for quality metrics; AUTO_CELL for the rest
 
     def text(self, row: str, col: str) -> str:
         return format_cell(self.cells[(row, col)], self.template)
@@ -47,53 +48,74 @@ def table(data: ReportData, metric: str) -> Table:
     if metric in data.suite.report.measures:  # rows of methods that never record the figure say nothing
         rows = [row for row in rows if any(cells[(row, col)] is not None for col in cols)]
     ranks = _ranks(data, metric, cells, by_method)
-    template = data.suite.report.cell if data.metrics[metric].kind == "quality" else HARDWARE_CELL
+    template = data.suite.report.cell if data.metrics[metric].kind == "quality" else AUTO_CELL
     return Table(metric, data.suite.report.rows, tuple(rows), tuple(cols), cells, ranks, template)
 
 
 def _ranks(data: ReportData, metric: str, cells: dict[tuple[str, str], Cell | None], by_method: bool) -> dict:
-    """Best and second-best method per dataset; cells with no values or any NaN seed are never ranked."""
-    if data.suite.report.bold == "none":
-        return {}
+    """Best and second-best method per dataset (equal means share a mark); cells with no values or any NaN
+    seed are never ranked, nor are figures without a direction."""
     higher = data.metrics[metric].higher_is_better
+    if data.suite.report.bold == "none" or higher is None:
+        return {}
     ranks = {}
-    datasets = data.datasets
-    for dataset in datasets:
+    for dataset in data.datasets:
         keyed = [((m, dataset) if by_method else (dataset, m), cells[(m, dataset) if by_method else (dataset, m)])
                  for m in data.methods]
-        finite = [(k, c.stats.mean) for k, c in keyed
-                  if c is not None and c.stats.n > 0 and not c.stats.n_nonfinite and math.isfinite(c.stats.mean)]
-        finite.sort(key=lambda kv: -kv[1] if higher else kv[1])
-        for rank, (key, _) in enumerate(finite[:2], start=1):
-            ranks[key] = rank
+        finite = {k: c.stats.mean for k, c in keyed
+                  if c is not None and c.stats.n > 0 and not c.stats.n_nonfinite and math.isfinite(c.stats.mean)}
+        podium = sorted(set(finite.values()), reverse=higher)[:2]
+        ranks.update({key: podium.index(mean) + 1 for key, mean in finite.items() if mean in podium})
     return ranks
 
 
 def format_cell(cell: Cell | None, template: str) -> str:
-    """The suite's cell template (fields mean, std, ci95, ci_low, ci_high, n); honest when n < 2 or values are NaN."""
-    if cell is None:
-        return "—"
-    stats = cell.stats
+    """A cell as every table shows it (see `format_stats`); '—' when it was never run."""
+    return "—" if cell is None else format_stats(cell.stats, template, cell.failed_runs)
+
+
+def format_stats(stats: CellStats, template: str, failed_runs: int = 0) -> str:
+    """The cell template (fields mean, std, ci95, ci_low, ci_high, n, or AUTO_CELL); honest when n < 2
+    or values are NaN. The terminal table and every report format read cells through this one function."""
     if stats.n == 0 and not stats.n_nonfinite:
-        return f"all {cell.failed_runs} runs failed" if cell.failed_runs else "—"
+        return f"all {failed_runs} runs failed" if failed_runs else "—"
     if stats.n == 0:
         text = "NaN"
+    elif template == AUTO_CELL:
+        text = _auto(stats)
     elif stats.n == 1:
-        text = _format(template.split("±")[0].strip() or "{mean:.2f}", cell) + " (n=1)"
+        text = _format(template.split("±")[0].strip() or "{mean:.2f}", stats) + " (n=1)"
     else:
-        text = _format(template, cell)
+        text = _format(template, stats)
     if stats.n_nonfinite and stats.n:
         text += f" ({stats.n_nonfinite} NaN)"
-    if cell.failed_runs:
-        text += f" ({cell.failed_runs} failed)"
+    if failed_runs:
+        text += f" ({failed_runs} failed)"
     return text
 
 
-def _format(template: str, cell: Cell) -> str:
+def _format(template: str, stats: CellStats) -> str:
     """The template is checked when the suite loads, so formatting cannot fail here."""
-    stats = cell.stats
     return template.format(mean=stats.mean, std=stats.std, ci95=stats.ci95, ci_low=stats.ci_low,
                            ci_high=stats.ci_high, n=stats.n)
+
+
+def _auto(stats: CellStats) -> str:
+    """`209.1234 ± 0.0097`, `196 ± 140`: the interval sets the digits; no exponents."""
+    if stats.n == 1:
+        return f"{_significant(stats.mean, 3)} (n=1)"
+    half = stats.ci95
+    if not math.isfinite(half) or half == 0:
+        return f"{_significant(stats.mean, 3)} ± 0"
+    decimals = max(0, 1 - math.floor(math.log10(half)))
+    return f"{stats.mean:.{decimals}f} ± {half:.{decimals}f}"
+
+
+def _significant(value: float, digits: int) -> str:
+    """`value` to `digits` significant digits in plain notation (whole numbers keep all their digits)."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    return f"{value:.{max(0, digits - 1 - math.floor(math.log10(abs(value))))}f}"
 
 
 def format_number(value: float | None, digits: int = 2) -> str:
@@ -117,12 +139,18 @@ def off_table(ref: CitedValue, cols: tuple[str, ...]) -> str:
 
 def interval_note(data: ReportData) -> str:
     """What a cell shows, read off the suite's cell template: mean ± 95% CI, or mean ± std."""
-    seeds = ", ".join(map(str, data.seeds))
-    template = data.suite.report.cell
-    if any(f"{{{field}" in template for field in ("ci95", "ci_low", "ci_high")):
-        spread = f"95% CI ({'Student t' if data.interval == 't' else 'percentile bootstrap'})"
+    return spread_note(data.suite.report.cell, data.interval, data.seeds)
+
+
+def spread_note(template: str, interval: str, seeds: tuple[int, ...] | list[int]) -> str:
+    """The legend of a table of cells: what ± means for quality metrics, and for hardware and recorded figures."""
+    listed = ", ".join(map(str, seeds))
+    ci = f"95% CI half-width ({'Student t' if interval == 't' else 'percentile bootstrap'})"
+    if template == AUTO_CELL or any(f"{{{field}" in template for field in ("ci95", "ci_low", "ci_high")):
+        spread = f"mean ± {ci}"
     elif "{std" in template:
-        spread = "standard deviation"
+        spread = "mean ± standard deviation"
     else:
-        return f"mean over seeds {seeds}"
-    return f"mean ± {spread} over seeds {seeds}; n=1 cells show no interval"
+        spread = "mean"
+    return (f"{spread} over seeds {listed}; hardware and recorded figures: mean ± {ci}, digits set by the "
+            "interval; n=1 cells show no interval")

@@ -1,47 +1,77 @@
-"""Select a suite's runs from the store and build its report model."""
+"""Select a suite's runs from the store (or from an export of them) and build its report model."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness.comparison.sources import load_results
 from harness.dataset_files import data_root
 from harness.errors import DataError, HarnessError
-from harness.planner import plan
+from harness.planner import RunSpec, plan
 from harness.reporting.model import ReportData, build_report
+from harness.results import records_of_export
 from harness.store import Store
 from harness.suite import Suite, load_suite
+from harness.yaml_source import YamlSource
 
 
 def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path | None = None,
-                interval: str = "t", bootstrap_resamples: int = 0) -> ReportData:
-    """The report of a suite from the store alone; nothing runs.
+                interval: str = "t", bootstrap_resamples: int = 0, runs_file: str | Path | None = None) -> ReportData:
+    """The report of a suite from the store alone, or from an export of its runs (`runs_file`); nothing runs.
 
     Runs are matched by run key when the suite's data files are at hand; otherwise by
-    (method, dataset, seed) name, newest first, and the report's provenance says so.
+    (method, dataset, seed) name, newest first, and the report's provenance says so. An export
+    (a report's committed `runs.csv`) renders a report again without the store it came from.
     """
     suite, source = load_suite(suite_path)
-    with Store(store_path, create=False) as store:
-        try:
-            planned = plan(suite, source, data_root(root))
-        except DataError:
-            if bootstrap_resamples:
-                raise
-            planned = []
-            records, methods = _by_name(suite, list(store.records(suite=suite.suite)))
-            selection = "names (data files absent, run keys unchecked)"
-        else:
-            records = store.planned_records(planned)
-            methods = list(dict.fromkeys(r.method for r in planned))
-            selection = "run keys"
-        bootstrap = None
+    if runs_file is not None:
         if bootstrap_resamples:
-            from harness.reporting.bootstrap import within_run_stderr
-
-            bootstrap = within_run_stderr(planned, records, store, bootstrap_resamples)
+            raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
+                               field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
+        stored = records_of_export(load_results(str(runs_file), suite.suite))
+        records, methods, selection = _select(suite, source, root, lambda planned: _by_key(planned, stored),
+                                              lambda: stored)
+        selection += f", from {runs_file}"
+        bootstrap = None
+    else:
+        with Store(store_path, create=False) as store:
+            records, methods, selection = _select(suite, source, root, store.planned_records,
+                                                  lambda: list(store.records(suite=suite.suite)))
+            bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
     if not records:
-        raise HarnessError(f"the store {store_path} holds no runs of suite '{suite.suite}'",
+        where = runs_file or f"the store {store_path}"
+        raise HarnessError(f"{where} holds no runs of suite '{suite.suite}'",
                            hint=f"Run it first: harness run {suite_path} --store {store_path}")
     return build_report(suite, Path(suite_path), records, methods, interval, bootstrap, selection)
+
+
+def _select(suite: Suite, source: YamlSource, root: str | Path | None,
+            by_key: Callable[[list[RunSpec]], list[dict[str, Any]]],
+            everything: Callable[[], list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[str], str]:
+    """The suite's runs among the stored ones: by run key when the plan can be made, else by name."""
+    try:
+        planned = plan(suite, source, data_root(root))
+    except DataError:
+        records, methods = _by_name(suite, everything())
+        return records, methods, "names (data files absent, run keys unchecked)"
+    return by_key(planned), list(dict.fromkeys(r.method for r in planned)), "run keys"
+
+
+def _by_key(planned: list[RunSpec], stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`Store.planned_records` for records read from an export."""
+    by_key = {r["run_key"]: r for r in stored}
+    return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
+            for spec in planned if spec.run_key in by_key]
+
+
+def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[dict[str, Any]],
+               store: Store, resamples: int) -> dict[str, dict[str, float]] | None:
+    if not resamples:
+        return None
+    from harness.reporting.bootstrap import within_run_stderr
+
+    return within_run_stderr(plan(suite, source, data_root(root)), records, store, resamples)
 
 
 def _by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:

@@ -1,6 +1,7 @@
 """The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
 from __future__ import annotations
 
+from harness.reporting.claims import TEST_NOTE
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import ReportData
 from harness.stats import mean_win_rate
@@ -22,10 +23,10 @@ def render_markdown(data: ReportData) -> str:
     if suite.description:
         lines += [escape(suite.description), ""]
     lines += [f"Measured values: {interval_note(data)}. **Bold**: best, <ins>underlined</ins>: second "
-              "(direction-aware). Rows marked *cited* are numbers quoted from papers, not measured here.", ""]
+              "(direction-aware; equal means share a mark). Rows marked *cited* are numbers quoted from papers, not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    lines += _ranking(data) + _references(data) + _claims(data) + _bootstrap(data) + _failures(data) + _runs(data)
+    lines += _definitions(data) + _ranking(data) + _references(data) + _claims(data) + _bootstrap(data) + _failures(data) + _runs(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
 
@@ -48,6 +49,17 @@ def _table(data: ReportData, table: Table) -> list[str]:
             values = [cited_text(ref) if col == ref.dataset else "" for col in table.cols]
             label = f"*cited* {escape(ref.method)}{escape(off_table(ref, table.cols))} ({escape(ref.source)})"
             lines.append(f"| {label} | " + " | ".join(values) + " |")
+    return lines + [""]
+
+
+def _definitions(data: ReportData) -> list[str]:
+    """What each quality metric computes (tie rules included), as its registration describes it."""
+    described = [(name, info) for name, info in data.metrics.items() if info.description]
+    if not described:
+        return []
+    lines = ["## Metrics", ""]
+    lines += [f"- `{name}`: {escape(info.description)}" + (" (deterministic: compared exactly)" if info.deterministic
+                                                           else "") for name, info in described]
     return lines + [""]
 
 
@@ -80,7 +92,8 @@ def _references(data: ReportData) -> list[str]:
 def _claims(data: ReportData) -> list[str]:
     if not data.claims:
         return []
-    lines = ["## Claims checked against measured results", "", "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
+    lines = ["## Claims checked against measured results", "", f"Test: {escape(TEST_NOTE)}.", "",
+             "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
     for claim in data.claims:
         runs = ", ".join(claim.run_ids) or "—"
         lines.append(f"| {claim.verdict} | {escape(claim.text)} | {escape(claim.statistic)} | {runs} |")

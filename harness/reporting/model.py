@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
 from harness.registry import metrics as metric_registry
 from harness.stats import CellStats, summarize
@@ -23,18 +24,20 @@ from harness.suite import Suite
 @dataclass(frozen=True)
 class MetricInfo:
     name: str
-    higher_is_better: bool
+    higher_is_better: bool | None  # None: a descriptive figure, never ranked or claimed
     kind: str  # "quality" or "hardware"
     unit: str = ""
+    deterministic: bool = False  # no sampling noise: claims compare it exactly, with no p-value
+    description: str = ""
 
     @property
     def arrow(self) -> str:
-        return "↑" if self.higher_is_better else "↓"
+        return "" if self.higher_is_better is None else "↑" if self.higher_is_better else "↓"
 
     @property
     def label(self) -> str:
         """'auprc ↑ [%]': name, direction and unit, as plots and tables title a metric."""
-        return f"{self.name} {self.arrow}" + (f" [{self.unit}]" if self.unit else "")
+        return " ".join(filter(None, (self.name, self.arrow))) + (f" [{self.unit}]" if self.unit else "")
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class CitedValue:
 @dataclass(frozen=True)
 class ClaimResult:
     text: str
-    verdict: str  # "pass", "fail", "not significant", "not measurable here"
+    verdict: str  # one of harness.reporting.claims.VERDICTS
     statistic: str
     run_ids: tuple[str, ...]
 
@@ -96,18 +99,28 @@ class Provenance:
     suite_file: str
     suite_sha256: str
     harness_version: str
-    git_shas: tuple[str, ...]
-    dirty: bool
+    git_shas: tuple[str, ...]  # commits the runs were measured at
+    dirty_runs: int            # runs measured with uncommitted source changes
     hardware: tuple[str, ...]  # "fingerprint: cpu, gpus"
     date: str                  # UTC date of the newest run in the report
     runs: int
     selection: str = "run keys"  # how runs were matched to the suite: "run keys", or "names" without data files
+    rendered_sha: str | None = None     # the commit the report was rendered from
+    rendered_dirty: bool | None = None  # whether the source tree had uncommitted changes then (reports/ aside)
+
+    @property
+    def rendered(self) -> str:
+        """'0123456789 (clean)': the commit the report was rendered from and the tree's state then."""
+        state = {None: "unknown state", False: "clean", True: "dirty"}[self.rendered_dirty]
+        return f"{(self.rendered_sha or 'unknown')[:10]} ({state})"
 
     def line(self) -> str:
         shas = ", ".join(s[:10] for s in self.git_shas) or "unknown"
+        dirty = f" ({self.dirty_runs} of them with uncommitted changes)" if self.dirty_runs else ""
+        rendered = f"rendered at git {self.rendered}"
         return (f"suite {self.suite_file} (sha256 {self.suite_sha256[:12]}) · harness {self.harness_version} · "
-                f"git {shas}{' (dirty)' if self.dirty else ''} · hardware {'; '.join(self.hardware) or 'unknown'} · "
-                f"{self.runs} runs (matched by {self.selection}) · {self.date}")
+                f"{self.runs} runs (matched by {self.selection}) at git {shas}{dirty} · {rendered} · "
+                f"hardware {'; '.join(self.hardware) or 'unknown'} · {self.date}")
 
 
 @dataclass(frozen=True)
@@ -138,20 +151,24 @@ class ReportData:
 
 
 def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
-    """The suite's quality metrics (direction from the registry), then the hardware measures present,
-    then the method-recorded figures the report block asks for (lower is better)."""
+    """The suite's quality metrics (direction from the registry), then the hardware measures present
+    (lower is better), then the method-recorded figures the report block asks for, with the direction
+    and unit the method gave `ctx.record` (no direction: never ranked)."""
     infos = {}
     for name in suite.metrics:
         metric = metric_registry.get(name, suite.family)
-        infos[name] = MetricInfo(name, metric.higher_is_better, metric.kind, metric.unit)
+        infos[name] = MetricInfo(name, metric.higher_is_better, metric.kind, metric.unit, metric.deterministic,
+                                 metric.description)
     present = {k for r in records for k in r.get("measurements", {})}
     for name, unit in HARDWARE_MEASURES.items():
         if name in present:
             infos[name] = MetricInfo(name, higher_is_better=False, kind="hardware", unit=unit)
     for name in suite.report.measures:
         if name in present and name not in infos:
-            unit = next(r["measurements"][name].get("unit", "") for r in records if name in r.get("measurements", {}))
-            infos[name] = MetricInfo(name, higher_is_better=False, kind="hardware", unit=unit)
+            recorded = [r["measurements"][name] for r in records if name in r.get("measurements", {})]
+            directions = {m.get("higher_is_better") for m in recorded}
+            infos[name] = MetricInfo(name, directions.pop() if len(directions) == 1 else None, kind="hardware",
+                                     unit=recorded[0].get("unit", ""))
     return infos
 
 
@@ -219,22 +236,27 @@ def _measured_mean(cells: dict[tuple[str, str, str], Cell], method: str, dataset
 
 
 def _provenance(suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
+    rendered_sha, rendered_dirty = git_state()
     environments = [r.get("environment", {}) for r in records]
     hardware = {}
     for env in environments:
         hw = env.get("hardware") or {}
-        if env.get("hardware_fingerprint"):
+        if env.get("hardware_fingerprint") and hw:
             gpus = ", ".join(hw.get("gpus") or []) or "no GPU"
             hardware[env["hardware_fingerprint"]] = f"{env['hardware_fingerprint']}: {hw.get('cpu', '?')} x{hw.get('cores', '?')}, {gpus}"
+        elif env.get("hardware_fingerprint"):  # an export keeps the fingerprint, not the description
+            hardware.setdefault(env["hardware_fingerprint"], env["hardware_fingerprint"])
     finished = sorted(r["finished_at"] for r in records if r.get("finished_at"))
     return Provenance(
         suite_file=suite_path.name,
         suite_sha256=hashlib.sha256(suite_path.read_bytes()).hexdigest(),
         harness_version=__version__,
         git_shas=tuple(sorted({e["git_sha"] for e in environments if e.get("git_sha")})),
-        dirty=any(e.get("git_dirty") for e in environments),
+        dirty_runs=sum(bool(e.get("git_dirty")) for e in environments),
         hardware=tuple(hardware[k] for k in sorted(hardware)),
-        date=finished[-1][:10] if finished else "no runs",
+        date=finished[-1][:10] if finished else "run dates not recorded",
         runs=len(records),
         selection=selection,
+        rendered_sha=rendered_sha,
+        rendered_dirty=rendered_dirty,
     )

@@ -64,7 +64,8 @@ AUROC = Metric("auroc", auroc, higher_is_better=True, unit="%", description="are
 AUPRC = Metric("auprc", auprc, higher_is_better=True, unit="%", description="average precision, x100")
 REC_AT_K = Metric(
     "rec_at_k", recall_at_k, higher_is_better=True, unit="%",
-    description="recall among the top-K scored nodes, K = number of test anomalies, x100",
+    description="recall among the top-K scored nodes, K = number of test anomalies, x100; nodes with equal "
+                "scores keep their index order (stable sort), so ties favour lower node ids",
 )
 
 

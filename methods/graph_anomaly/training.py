@@ -108,9 +108,9 @@ class TrainResult:
     def record(self, ctx: RunContext) -> None:
         ctx.record("best_epoch", self.best_epoch, "epoch")
         ctx.record("epochs_run", self.epochs_run, "epoch")
-        ctx.record("best_val_auprc", self.best_val_auprc, "%")
-        ctx.record("train_seconds", self.seconds, "s")
-        ctx.record("epoch_seconds", self.seconds / self.epochs_run, "s")
+        ctx.record("best_val_auprc", self.best_val_auprc, "%", higher_is_better=True)
+        ctx.record("train_seconds", self.seconds, "s", higher_is_better=False)
+        ctx.record("epoch_seconds", self.seconds / self.epochs_run, "s", higher_is_better=False)
 
 
 def train_node_classifier(model: nn.Module, data: NodeTensors, config: TrainConfig) -> TrainResult:

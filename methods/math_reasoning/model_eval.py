@@ -150,9 +150,9 @@ class ModelEvaluation(Method):
         """problems/s and tokens/s of the returned (stop-cut) generations, per second of the backend's wall
         time, model loading included: the same definition for both backends."""
         tokens = sum(len(ids) for ids in tokenizer(list(texts), add_special_tokens=False)["input_ids"])
-        ctx.record("backend_s", seconds, "s")
-        ctx.record("problems_per_s", problems / seconds, "1/s")
-        ctx.record("generated_tokens_per_s", tokens / seconds, "1/s")
+        ctx.record("backend_s", seconds, "s", higher_is_better=False)
+        ctx.record("problems_per_s", problems / seconds, "1/s", higher_is_better=True)
+        ctx.record("generated_tokens_per_s", tokens / seconds, "1/s", higher_is_better=True)
 
     def _harness(self, folder: Path, inputs: ProblemSet, ctx: RunContext) -> EvaluationOutput:
         from methods.math_reasoning import tiny_model
@@ -167,7 +167,7 @@ class ModelEvaluation(Method):
                        Decoding(self.temperature, self.max_new_tokens, self.batch_size), seed=ctx.seed)
         texts = [text.split(STOP)[0] for text in out.texts]
         self._speed(ctx, tokenizer, len(questions), texts, time.perf_counter() - started)
-        ctx.record("generation_s", out.seconds, "s")
+        ctx.record("generation_s", out.seconds, "s", higher_is_better=False)
         return EvaluationOutput([texts[i * k:(i + 1) * k] for i in range(len(questions))])
 
     def _lm_eval(self, folder: Path, inputs: ProblemSet, ctx: RunContext, scratch: Path) -> EvaluationOutput:
@@ -195,15 +195,17 @@ class ModelEvaluation(Method):
                 exact_match_texts[record["doc_id"]] = record["generation"]
         texts = [generations[i] for i in range(len(problems))]
         # lm-eval generates once per task; greedy decoding should make the two tasks' texts identical.
-        ctx.record("lm_eval_task_mismatch", sum(exact_match_texts.get(i) != t for i, t in enumerate(texts)))
+        mismatches = sum(exact_match_texts.get(i) != t for i, t in enumerate(texts))
+        ctx.record("lm_eval_task_mismatch", mismatches, higher_is_better=False)
         checks = [check_answer(p.answer, t) for p, t in zip(problems, texts, strict=True)]
         self._speed(ctx, tokenizer, len(problems), texts, time.perf_counter() - started)
-        ctx.record("lm_eval_seconds", run["seconds"], "s")
+        ctx.record("lm_eval_seconds", run["seconds"], "s", higher_is_better=False)
         metrics = run["metrics"]
-        ctx.record("lm_eval_math_verify", 100.0 * metrics[task.math_verify_task]["math_verify,none"], "%")
+        ctx.record("lm_eval_math_verify", 100.0 * metrics[task.math_verify_task]["math_verify,none"], "%",
+                   higher_is_better=True)
         for name, key in LM_EVAL_EXACT_MATCH.items():
-            ctx.record(name, 100.0 * metrics[task.exact_match_task][key], "%")
-        ctx.record("harness_accuracy", 100.0 * sum(c.correct for c in checks) / len(checks), "%")
+            ctx.record(name, 100.0 * metrics[task.exact_match_task][key], "%", higher_is_better=True)
+        ctx.record("harness_accuracy", 100.0 * sum(c.correct for c in checks) / len(checks), "%", higher_is_better=True)
         agree = sum(float(c.correct) == verdicts[i] for i, c in enumerate(checks))
-        ctx.record("agreement", 100.0 * agree / len(checks), "%")
+        ctx.record("agreement", 100.0 * agree / len(checks), "%", higher_is_better=True)
         return EvaluationOutput([[t] for t in texts], [[c] for c in checks])

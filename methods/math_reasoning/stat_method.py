@@ -111,6 +111,6 @@ class StatSyn(_Stat):
                 break
         ctx.record("synthesised_questions", questions)
         ctx.record("synthesis_kept", 100.0 * kept / max(1, questions), "%")
-        ctx.record("synthesis_kept_correct", 100.0 * kept_correct / max(1, kept), "%")
+        ctx.record("synthesis_kept_correct", 100.0 * kept_correct / max(1, kept), "%", higher_is_better=True)
         record_skill_shares(ctx, kept_problems)
         return stat.subsample(pairs, inputs.budget, np.random.default_rng(ctx.seed))

@@ -95,8 +95,9 @@ class GradientScorer(StudentScorer):
             gradients, meta = self.compute(inputs, teacher, ctx.seed)
             _save_atomically(path, gradients, meta)
             ctx.record(f"cached_{teacher.teacher}", 0.0)
-        ctx.record(f"gradient_s_{teacher.teacher}", meta["seconds"], "s")
-        ctx.record(f"examples_per_s_{teacher.teacher}", meta["distinct"] / max(meta["seconds"], 1e-9), "1/s")
+        ctx.record(f"gradient_s_{teacher.teacher}", meta["seconds"], "s", higher_is_better=False)
+        ctx.record(f"examples_per_s_{teacher.teacher}", meta["distinct"] / max(meta["seconds"], 1e-9), "1/s",
+                   higher_is_better=True)
         return gradients
 
     def compute(self, inputs: PoolInputs, teacher: TeacherData, seed: int) -> tuple[np.ndarray, dict]:

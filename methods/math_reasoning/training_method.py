@@ -30,10 +30,11 @@ class TrainingSetMethod(Method):
             ctx.record("unique_questions", len({q for q, _ in pairs}))
             encoded = [sft.encode_pair(tokenizer, q, r) for q, r in pairs]
             trace = sft.train(model, tokenizer.pad_token_id, encoded, inputs.sft, ctx.seed)
-            ctx.record("sft_seconds", trace.train_s, "s")
+            ctx.record("sft_seconds", trace.train_s, "s", higher_is_better=False)
             ctx.record("sft_final_loss", trace.final_loss)
         answers = generation.generate(model, tokenizer, inputs.test_questions)
-        ctx.record("test_problems_per_s", len(inputs.test_questions) / answers.seconds, "problems/s")
+        ctx.record("test_problems_per_s", len(inputs.test_questions) / answers.seconds, "problems/s",
+                   higher_is_better=True)
         return TrainingOutput(answers.texts)
 
 

@@ -130,9 +130,9 @@ class PartialLabelMethod(Method):
                 best_scores = self.class_scores(model, data, every_graph)
         seconds = time.perf_counter() - start
         ctx.record("best_epoch", best_epoch, "epoch")
-        ctx.record("best_val_accuracy", best_accuracy, "%")
-        ctx.record("train_seconds", seconds, "s")
-        ctx.record("epoch_seconds", seconds / self.epochs, "s")
+        ctx.record("best_val_accuracy", best_accuracy, "%", higher_is_better=True)
+        ctx.record("train_seconds", seconds, "s", higher_is_better=False)
+        ctx.record("epoch_seconds", seconds / self.epochs, "s", higher_is_better=False)
         return best_scores.cpu().numpy().astype(np.float64)
 
     @torch.no_grad()

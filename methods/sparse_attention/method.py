@@ -113,9 +113,9 @@ class BlockSparseMethod(Method):
             flops += result.estimate.flops
             dense_flops += dense_attention_flops(case)
             masks.append(result.estimate.mask.cpu())
-        ctx.record("estimation_ms", estimation_ms, "ms")
-        ctx.record("attention_ms", attention_ms, "ms")
-        ctx.record("prefill_ms", estimation_ms + attention_ms, "ms")
-        ctx.record("estimation_flop_fraction", flops / dense_flops, "")
+        ctx.record("estimation_ms", estimation_ms, "ms", higher_is_better=False)
+        ctx.record("attention_ms", attention_ms, "ms", higher_is_better=False)
+        ctx.record("prefill_ms", estimation_ms + attention_ms, "ms", higher_is_better=False)
+        ctx.record("estimation_flop_fraction", flops / dense_flops, "", higher_is_better=False)
         ctx.record("dense_fallbacks", fallbacks, "cases")
         return PrefillOutput(tuple(masks))

@@ -99,7 +99,7 @@ def measure(method: Any, inputs: MemoryInputs, ctx: RunContext) -> pd.DataFrame:
     measured = None
     if inputs.model_dir is not None:
         measured, rss_growth = _measured(method, inputs, ctx.seed)
-        ctx.record("peak_rss_growth_mb", rss_growth / 2**20, "MB")
+        ctx.record("peak_rss_growth_mb", rss_growth / 2**20, "MB", higher_is_better=False)
     return memory_table(analytic, measured)
 
 
@@ -157,4 +157,4 @@ _METRICS = (
 )
 for _name, _source, _part, _scale, _unit, _text in _METRICS:
     globals()[_name.upper()] = Metric(_name, _component(_source, _part, _scale), higher_is_better=False, unit=_unit,
-                                      description=_text)
+                                      description=_text, deterministic=True)  # sizes of a configuration, no noise

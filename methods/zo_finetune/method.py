@@ -144,18 +144,20 @@ class FineTuningMethod(Method):
 def record(ctx: RunContext, output: FineTuneOutput) -> FineTuneOutput:
     """Store the run's training figures with it: the chosen rate, divergence, step time, tensor memory."""
     for kind, size in output.tensor_bytes.items():
-        ctx.record(f"{kind}_mb", size / 2**20, "MB")
+        ctx.record(f"{kind}_mb", size / 2**20, "MB", higher_is_better=False)
     trace = output.trace
     if trace is None:
         return output
     ctx.record("trainable_params", output.trainable_params)
     ctx.record("learning_rate", output.learning_rate)
     ctx.record("steps_run", trace.steps)
-    ctx.record("diverged", float(trace.first_nan_step is not None))
-    if trace.first_nan_step is not None:
-        ctx.record("first_nan_step", trace.first_nan_step)
-    ctx.record("best_dev_accuracy", trace.best_dev_accuracy)
-    ctx.record("final_train_loss", float(np.mean(trace.losses[-20:])))
-    ctx.record("step_ms", 1000.0 * trace.train_s / max(trace.steps, 1), "ms")
+    ctx.record("diverged", float(trace.first_nan_step is not None), higher_is_better=False)
+    if trace.first_nan_step is not None:  # the step the paper's Fig. 2 names; absent when the run never diverges
+        ctx.record("first_nan_step", trace.first_nan_step, "step")
+    # Every run has this one, so a run that never diverges ranks above one that does.
+    ctx.record("finite_steps", trace.steps - (trace.first_nan_step is not None), "step", higher_is_better=True)
+    ctx.record("best_dev_accuracy", trace.best_dev_accuracy, higher_is_better=True)
+    ctx.record("final_train_loss", float(np.mean(trace.losses[-20:])), higher_is_better=False)
+    ctx.record("step_ms", 1000.0 * trace.train_s / max(trace.steps, 1), "ms", higher_is_better=False)
     return output
 

@@ -205,6 +205,10 @@ methods:
      "neither in this suite's metrics nor in its report measures"),
     ("claims: [{text: t, check: {metric: accuracy, better: 'thx[t=0.5]', than: other}}]",
      "'thx[t=0.5]' is not a method of this suite"),
+    ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other}}]",
+     "'thr' has 2 grid variants; a claim compares one"),
+    ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: accuracy}}]",
+     "own metric"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
@@ -219,3 +223,16 @@ def test_tradeoffs_matched_claims_and_cited_measures_validate(cli, write_suite):
              "references: [{method: thr, dataset: paper, metric: samples, value: 10.0, source: 'Doe, Table 1'}]")
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
     assert code == 0, err
+
+
+@pytest.mark.parametrize(("seeds", "datasets", "warned"), [("[0, 1, 2]", 1, True), ("[0, 1, 2, 3, 4]", 1, False),
+                                                          ("[0, 1, 2, 3, 4, 5]", 4, True)])
+def test_validate_warns_when_the_seeds_make_a_claim_undecidable(cli, write_suite, seeds, datasets, warned):
+    names = ", ".join(f"d{i}: {{loader: numbers}}" for i in range(datasets))
+    text = REPORT_SUITE.format(extra="claims: [{text: thr wins, check: {metric: accuracy, better: 'thr[t=0.5]', "
+                                     "than: other}}]").replace("datasets: {easy: {loader: numbers}}",
+                                                                f"defaults: {{seeds: {seeds}}}\ndatasets: {{{names}}}")
+    code, _, err = cli("validate", str(write_suite(text)))
+    assert code == 0, err
+    assert ("claim 'thr wins' is undecidable" in err) == warned
+    assert not warned or "Run at least" in err

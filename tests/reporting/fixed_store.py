@@ -33,8 +33,8 @@ references:
   - {method: noisy, dataset: easy, metric: accuracy, value: 80.0, std: 1.5, source: "Doe et al. 2026, Table 2"}
   - {method: thr, dataset: full_scale, metric: accuracy, value: 97.5, source: "Doe et al. 2026, Table 1"}
 claims:
-  - {text: "thr beats noisy", check: {metric: accuracy, better: thr, than: noisy}}
-  - {text: "thr is best everywhere", check: {metric: accuracy, best: thr}}
+  - {text: "thr beats noisy", check: {metric: accuracy, better: "thr[t=0.0]", than: noisy}}
+  - {text: "thr is best everywhere", check: {metric: accuracy, best: "thr[t=0.0]"}}
 report: {metric: accuracy, cell: "{mean:.1f} ± {ci95:.1f}"}
 """
 
@@ -77,6 +77,7 @@ def write_fixed_store(folder: Path, evil: bool = False) -> tuple[Path, Path]:
             else:
                 record.update(status="ok", metrics={"accuracy": value},
                               measurements={"wall_s": {"value": 0.5 + index / 10, "unit": "s"},
-                                            "samples": {"value": 100.0, "unit": "count"}})
+                                            "samples": {"value": 100.0, "unit": "count"},
+                                            "rate": {"value": value, "unit": "1/s", "higher_is_better": True}})
             store.put(record)
     return suite_path, store_path

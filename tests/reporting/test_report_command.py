@@ -81,16 +81,33 @@ def test_report_tabulates_the_method_recorded_figures_it_is_asked_for(tmp_path):
 
     plain = load_report(suite, store, root=tmp_path)
     assert "samples" not in plain.metrics
-    asked = "report: {measures: [samples, absent], metric: accuracy"
+    asked = "report: {measures: [samples, rate, absent], metric: accuracy"
     suite.write_text(suite.read_text().replace("report: {metric: accuracy", asked))
     data = load_report(suite, store, root=tmp_path)
     info = data.metrics["samples"]
-    assert (info.kind, info.higher_is_better, info.unit) == ("hardware", False, "count")
+    assert (info.kind, info.higher_is_better, info.unit) == ("hardware", None, "count")  # recorded with no direction
     assert "absent" not in data.metrics  # asked for but recorded by no run: no empty table
     assert data.cell("thr[t=0.0]", "easy", "samples").stats.mean == 100.0
     from harness.reporting.layout import table
 
     assert "noisy" in table(data, "samples").rows  # it records the figure on the seeds that ran
+    assert table(data, "samples").ranks == {}  # a descriptive figure is never marked best
+    rate = table(data, "rate")
+    assert data.metrics["rate"].higher_is_better is True
+    assert rate.ranks[("thr[t=0.0]", "easy")] == 1 and rate.ranks[("thr[t=0.5]", "easy")] == 2  # the largest is best
+
+
+def test_equal_means_share_a_mark(tmp_path):
+    from dataclasses import replace
+
+    from harness.reporting.layout import table
+    from harness.reporting.load import load_report
+
+    suite, store = write_fixed_store(tmp_path)
+    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {measures: [samples], metric: accuracy"))
+    data = load_report(suite, store, root=tmp_path)
+    ranked = replace(data, metrics={**data.metrics, "samples": replace(data.metrics["samples"], higher_is_better=False)})
+    assert set(table(ranked, "samples").ranks.values()) == {1}  # every method records 100 samples: all share best
 
 
 def test_report_says_std_when_the_cell_template_shows_std(tmp_path):
@@ -98,6 +115,6 @@ def test_report_says_std_when_the_cell_template_shows_std(tmp_path):
     from harness.reporting.load import load_report
 
     suite, store = write_fixed_store(tmp_path)
-    assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± 95% CI (Student t)")
+    assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± 95% CI half-width (Student t)")
     suite.write_text(suite.read_text().replace('cell: "{mean:.1f} ± {ci95:.1f}"', 'cell: "{mean:.1f} ± {std:.1f}"'))
     assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± standard deviation over seeds")

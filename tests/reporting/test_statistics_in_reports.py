@@ -5,11 +5,12 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from harness.cli import main
 from harness.reporting.load import load_report
 from harness.reporting.markdown import render_markdown
-from harness.stats import bootstrap_interval, mean_win_rate, paired_test, summarize
+from harness.stats import bootstrap_interval, holm, mean_win_rate, paired_test, smallest_wilcoxon_p, summarize
 
 GAD_SUITE = """\
 schema_version: 1
@@ -71,9 +72,36 @@ def test_bootstrap_interval_covers_the_mean():
 
 def test_paired_test_detects_a_consistent_gain_and_respects_direction():
     better = paired_test([10, 11, 12, 13, 14, 15], [9, 10, 11, 12, 13, 14])
-    assert better.significant() and better.mean_difference == 1
+    assert better.p_better == pytest.approx(1 / 64) and better.mean_difference == 1
     lower_is_better = paired_test([10, 11, 12, 13, 14, 15], [9, 10, 11, 12, 13, 14], higher_is_better=False)
-    assert not lower_is_better.significant() and lower_is_better.mean_difference == -1
+    assert lower_is_better.p_worse == pytest.approx(1 / 64) and lower_is_better.mean_difference == -1
+
+
+def test_a_consistent_gain_below_any_absolute_tolerance_is_still_a_gain():
+    tiny = paired_test([1e-9 * (i + 2) for i in range(6)], [1e-9 * (i + 1) for i in range(6)])
+    assert tiny.p_better == pytest.approx(1 / 64) and tiny.mean_difference > 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_paired_tests_equal_scipy_on_random_data(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0.2, 1, 9), rng.normal(0, 1, 9)
+    test = paired_test(a, b)
+    assert test.p_better == pytest.approx(scipy_stats.wilcoxon(a - b, alternative="greater").pvalue)
+    assert test.p_worse == pytest.approx(scipy_stats.wilcoxon(a - b, alternative="less").pvalue)
+    assert test.t_test_p == pytest.approx(scipy_stats.ttest_rel(a, b, alternative="greater").pvalue)
+    flipped = paired_test(a, b, higher_is_better=False)
+    assert flipped.p_better == pytest.approx(test.p_worse)
+
+
+def test_the_smallest_reachable_wilcoxon_p_is_two_to_the_minus_n():
+    for n in range(1, 9):
+        assert smallest_wilcoxon_p(n) == pytest.approx(paired_test(np.arange(n) + 1.0, np.zeros(n)).p_better)
+
+
+def test_holm_matches_the_step_down_rule():
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5]) == [0.5]
 
 
 def test_mean_win_rate_ignores_nan_cells_and_counts_ties_half():

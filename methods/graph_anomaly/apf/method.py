@@ -99,7 +99,7 @@ class APFDetector(Method):
         x_np = normalise_features(inputs.x, self.feature_norm)
         start = time.perf_counter()
         readout = summary_operator(x_np, inputs.edge_index, self.summary, ctx.device)
-        ctx.record("mrq_seconds", time.perf_counter() - start, "s")
+        ctx.record("mrq_seconds", time.perf_counter() - start, "s", higher_is_better=False)
         ctx.record("mean_neighbours_kept", readout.neighbours_kept, "nodes")
 
         data = node_tensors(inputs, ctx.device)
@@ -111,9 +111,9 @@ class APFDetector(Method):
         ).to(ctx.device)
         if self.pretrain:
             result = pretrain(encoder, x, l_hat, self.K, readout, self.pretrain_config)
-            ctx.record("pretrain_seconds", result.seconds, "s")
+            ctx.record("pretrain_seconds", result.seconds, "s", higher_is_better=False)
             ctx.record("pretrain_epochs_run", result.epochs_run, "epoch")
-            ctx.record("pretrain_epoch_seconds", result.seconds / result.epochs_run, "s")
+            ctx.record("pretrain_epoch_seconds", result.seconds / result.epochs_run, "s", higher_is_better=False)
 
         encoder.eval()
         with torch.no_grad():
@@ -124,9 +124,9 @@ class APFDetector(Method):
             z_low, z_high, x, data.train_idx, data.train_y, data.val_idx, inputs.val_y, fusion, self.finetune_config,
         )
         metric = self.finetune_config.select_on
-        ctx.record("finetune_epoch_seconds", tuned.seconds / tuned.epochs_run, "s")
+        ctx.record("finetune_epoch_seconds", tuned.seconds / tuned.epochs_run, "s", higher_is_better=False)
         ctx.record("best_epoch", tuned.best_epoch, "epoch")
-        ctx.record(f"best_val_{metric}", tuned.best_val, "%")
+        ctx.record(f"best_val_{metric}", tuned.best_val, "%", higher_is_better=True)
         if tuned.gate_means is not None:
             ctx.record("gate_mean_anomaly", tuned.gate_means[0], "")
             ctx.record("gate_mean_normal", tuned.gate_means[1], "")

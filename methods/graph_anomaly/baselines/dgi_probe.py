@@ -140,12 +140,12 @@ class DGIProbeDetector(Method):
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         data = node_tensors(inputs, ctx.device)
         pretrained = pretrain_dgi(data.x, data.adj_t, self.pretrain)
-        ctx.record("pretrain_seconds", pretrained.seconds, "s")
+        ctx.record("pretrain_seconds", pretrained.seconds, "s", higher_is_better=False)
         ctx.record("pretrain_epochs_run", pretrained.epochs_run, "epoch")
         ctx.record("pretrain_best_epoch", pretrained.best_epoch, "epoch")
         result = fit_probe(pretrained.embeddings, data, self.probe, self.probe_config)
         ctx.record("probe_best_epoch", result.best_epoch, "epoch")
         ctx.record("probe_epochs_run", result.epochs_run, "epoch")
-        ctx.record("best_val_auprc", result.best_val_auprc, "%")
-        ctx.record("probe_seconds", result.seconds, "s")
+        ctx.record("best_val_auprc", result.best_val_auprc, "%", higher_is_better=True)
+        ctx.record("probe_seconds", result.seconds, "s", higher_is_better=False)
         return result.scores

@@ -48,5 +48,5 @@ class LogisticRegressionDetector(Method):
             if best_model is None or val_auprc > best_auprc:
                 best_auprc, best_c, best_model = val_auprc, c, model
         ctx.record("best_c", best_c)
-        ctx.record("best_val_auprc", best_auprc, "%")
+        ctx.record("best_val_auprc", best_auprc, "%", higher_is_better=True)
         return best_model.predict_proba(x)[:, 1].astype(np.float64)

@@ -104,7 +104,7 @@ class RFGraphDetector(_TreeGraphDetector):
             if best_model is None or val_auprc > best_auprc:
                 best_auprc, best_model, best_choice = val_auprc, model, max_features
         ctx.record("best_max_features_index", self.max_features_grid.index(best_choice))
-        ctx.record("best_val_auprc", best_auprc, "%")
+        ctx.record("best_val_auprc", best_auprc, "%", higher_is_better=True)
         return best_model.predict_proba(features)[:, 1]
 
 
@@ -137,5 +137,5 @@ class XGBGraphDetector(_TreeGraphDetector):
                  for r in range(1, self.max_rounds + 1)]
         best_rounds = int(np.argmax(curve)) + 1  # argmax takes the first maximum: fewest rounds on ties
         ctx.record("best_rounds", best_rounds, "round")
-        ctx.record("best_val_auprc", curve[best_rounds - 1], "%")
+        ctx.record("best_val_auprc", curve[best_rounds - 1], "%", higher_is_better=True)
         return model.predict_proba(features, iteration_range=(0, best_rounds))[:, 1]
