@@ -36,7 +36,7 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
     elif not path.exists():
         raise ComparisonError(f"{source} does not exist", hint=_HINT)
     elif path.suffix.lower() in _EXPORT_SUFFIXES:
-        frame = _read_export(_file_bytes(path), source, source)
+        frame = read_export(path)
     else:
         with Store(path, create=False) as store:
             return side_of_records(store.records(suite=suite_name), source, suite_name)
@@ -62,6 +62,11 @@ def _as_side(frame: pd.DataFrame, source: str, suite_name: str | None) -> pd.Dat
         which = f" of suite '{suite_name}'" if suite_name else ""
         raise ComparisonError(f"{source} holds no runs{which}", hint="Compare two sides that both have runs.")
     return frame.reset_index(drop=True)
+
+
+def read_export(path: Path) -> pd.DataFrame:
+    """Every row of an export file as written (runs of several suites, shared runs included)."""
+    return _read_export(_file_bytes(path), str(path), str(path))
 
 
 def _file_bytes(path: Path) -> bytes:

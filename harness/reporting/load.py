@@ -5,7 +5,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.comparison.sources import load_results
+from harness.comparison.sources import read_export
 from harness.dataset_files import data_root
 from harness.errors import DataError, HarnessError
 from harness.planner import RunSpec, plan
@@ -29,9 +29,9 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
         if bootstrap_resamples:
             raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
                                field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
-        stored = records_of_export(load_results(str(runs_file), suite.suite))
+        stored = records_of_export(read_export(Path(runs_file)))  # shared runs may carry another suite's name
         records, methods, selection = _select(suite, source, root, lambda planned: _by_key(planned, stored),
-                                              lambda: stored)
+                                              lambda: [r for r in stored if r["suite"] == suite.suite])
         selection += f", from {runs_file}"
         bootstrap = None
     else:

@@ -118,3 +118,27 @@ def test_report_says_std_when_the_cell_template_shows_std(tmp_path):
     assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± 95% CI half-width (Student t)")
     suite.write_text(suite.read_text().replace('cell: "{mean:.1f} ± {ci95:.1f}"', 'cell: "{mean:.1f} ± {std:.1f}"'))
     assert interval_note(load_report(suite, store, root=tmp_path)).startswith("mean ± standard deviation over seeds")
+
+
+def test_a_report_rendered_again_from_its_runs_csv_says_the_same(tmp_path):
+    from harness.reporting.load import load_report
+    from harness.reporting.markdown import render_markdown
+
+    suite, store = write_fixed_store(tmp_path)
+    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {measures: [rate], metric: accuracy"))
+    first = tmp_path / "first"
+    assert _report(str(suite), "--store", str(store), "--data-root", str(tmp_path), "--out", str(first),
+                   "--format", "md,csv") == 0
+    again = load_report(suite, tmp_path / "no-store.sqlite", root=tmp_path, runs_file=first / "runs.csv")
+    body = render_markdown(again).split("\n---\n")[0]  # all but the footer, which names the export
+    assert body == (first / "report.md").read_text().split("\n---\n")[0]
+    assert again.metrics["rate"].higher_is_better is True and again.metrics["rate"].unit == "1/s"
+    assert f"from {first / 'runs.csv'}" in again.provenance.selection
+
+
+def test_an_export_with_a_bad_column_is_a_user_error(tmp_path, capsys):
+    suite, _ = write_fixed_store(tmp_path)
+    bad = tmp_path / "runs.csv"
+    bad.write_text("method,seed\nx,0\n")
+    assert _report(str(suite), "--runs", str(bad), "--data-root", str(tmp_path)) == 3
+    assert "lacks the column(s)" in capsys.readouterr().err
