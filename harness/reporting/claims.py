@@ -77,9 +77,11 @@ def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimRes
 
 
 def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
-    """Whether every method the claim names ran on `dataset` (a suite's matrix may pair them elsewhere only)."""
+    """Whether the claim applies to `dataset`: every method it names ran there (a suite's matrix may pair
+    them elsewhere only), and the metric is defined there for one of them (NaN for all: not applicable)."""
     names = [n for n in (check.best, check.better, check.than) if n is not None]
-    return all(any(data.cell(v, dataset, check.metric) for v in variants(data, name)) for name in names)
+    cells = [[c for v in variants(data, name) if (c := data.cell(v, dataset, check.metric))] for name in names]
+    return all(cells) and any(c.stats.n > 0 or c.failed_runs for side in cells for c in side)
 
 
 def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:

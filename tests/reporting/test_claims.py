@@ -116,6 +116,16 @@ def test_a_deterministic_metric_is_compared_exactly_with_no_p_value():
     assert worse.verdict == CONTRADICTED
 
 
+def test_a_dataset_where_the_metric_is_undefined_for_both_sides_is_left_out():
+    nan = float("nan")
+    data = _data({("a", "tiny", "accuracy"): [2.0] * 5, ("b", "tiny", "accuracy"): [1.0] * 5,
+                  ("a", "full", "accuracy"): [nan] * 5, ("b", "full", "accuracy"): [nan] * 5})
+    result = check_claim(data, "t", ClaimCheck(metric="accuracy", better="a", than="b"))
+    assert result.verdict == SUPPORTED and result.statistic.startswith("holds on 1 of 1")
+    one_sided = _data({("a", "d", "accuracy"): [2.0] * 5, ("b", "d", "accuracy"): [nan] * 5})
+    assert check_claim(one_sided, "t", ClaimCheck(metric="accuracy", better="a", than="b")).verdict == NOT_MEASURABLE
+
+
 def test_a_figure_without_direction_cannot_be_claimed():
     data = _data({("a", "d", "count"): [1.0, 2.0], ("b", "d", "count"): [0.0, 1.0]},
                  {"count": MetricInfo("count", None, "hardware")})
