@@ -25,6 +25,9 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
 done
 # The paper's Fig. 1 as stacked bars, from the zo_memory runs just reported.
 python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png
-# STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported.
-python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
-python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
+# STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
+# (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
+if [ "$from_runs" != "--from-runs" ]; then
+  python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
+  python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
+fi
