@@ -194,8 +194,8 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
     else:
         verdict = SUPPORTED if holds == len(tests) else NOT_SIGNIFICANT
     details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, mean difference {t.mean_difference:+.3g} over {t.n} "
-               f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})" + (f", reversed p {t.p_worse:.3g}" if t.p_worse < ALPHA
-                                                                      else "")
+               f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})"
+               + (f", reversed p {t.p_worse:.3g}" if t.p_worse < ALPHA else "")
                for p, t, adjusted in zip(pairs, tests, better)]
     summary = f"holds on {holds} of {len(tests)} dataset(s)"
     if verdict == UNDECIDABLE:

@@ -23,10 +23,12 @@ def render_markdown(data: ReportData) -> str:
     if suite.description:
         lines += [escape(suite.description), ""]
     lines += [f"Measured values: {interval_note(data)}. **Bold**: best, <ins>underlined</ins>: second "
-              "(direction-aware; equal means share a mark). Rows marked *cited* are numbers quoted from papers, not measured here.", ""]
+              "(direction-aware; equal means share a mark). Rows marked *cited* are numbers quoted from papers, "
+              "not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    lines += _definitions(data) + _ranking(data) + _references(data) + _claims(data) + _bootstrap(data) + _failures(data) + _runs(data)
+    for section in (_definitions, _ranking, _references, _claims, _bootstrap, _failures, _runs):
+        lines += section(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
 
@@ -34,7 +36,7 @@ def render_markdown(data: ReportData) -> str:
 def _table(data: ReportData, table: Table) -> list[str]:
     info = data.metrics[table.metric]
     unit = f" [{info.unit}]" if info.unit else ""
-    lines = [f"## {escape(table.metric)} {info.arrow}{escape(unit)} ({info.kind})", "",
+    lines = [f"## {escape(table.metric)}{' ' + info.arrow if info.arrow else ''}{escape(unit)} ({info.kind})", "",
              f"| {table.row_axis} | " + " | ".join(escape(c) for c in table.cols) + " |",
              "|---|" + "---:|" * len(table.cols)]
     for row in table.rows:

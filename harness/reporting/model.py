@@ -205,8 +205,9 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
                    _measured_mean(cells, ref.method, ref.dataset, ref.metric))
         for ref in suite.references
     )
+    measured_seeds = tuple(sorted({r["seed"] for r in records}))
     data = ReportData(suite, tuple(methods), tuple(suite.datasets), infos, cells, references, (), failures,
-                      _provenance(suite_path, records, selection), tuple(suite.defaults.seeds), interval,
+                      _provenance(suite_path, records, selection), measured_seeds, interval,
                       {r["method"]: (r.get("method_entry") or r["method"], r.get("params") or {}) for r in records},
                       tuple(records))
     return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data))})
