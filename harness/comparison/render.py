@@ -13,12 +13,14 @@ from harness.comparison.classify import CellComparison, Comparison, Status
 from harness.comparison.criteria import DEFAULT_MAX_DROP
 from harness.comparison.significance import ALPHA
 from harness.comparison.verdict import Verdict
+from harness.reporting.layout import AUTO_CELL, format_stats
 from harness.stats import CellStats
 
 _HEADER = ("status", "method", "dataset", "metric", "base", "candidate", "delta", "rel", "p", "test", "rule", "note")
 _RULE_TEXT = (f"a cell regresses (improves) when its mean moves beyond the rule's tolerance in the bad (good) "
               f"direction and, with 2+ seeds a side, a one-sided t-test gives p < {ALPHA:g}; "
-              f"quality metrics without a rule use max_drop {DEFAULT_MAX_DROP:g}")
+              f"quality metrics without a rule use max_drop {DEFAULT_MAX_DROP:g}; base and candidate cells are "
+              "mean ± 95% CI half-width over seeds (Student t)")
 
 
 def render(comparison: Comparison, outcome: Verdict, fmt: str = "text") -> str:
@@ -80,10 +82,11 @@ def _cell_json(cell: CellComparison) -> dict[str, Any]:
 
 
 def _stats(stats: CellStats | None) -> str:
+    """The cell as reports show figures (mean ± 95% CI half-width, digits set by the interval), with n."""
     if stats is None:
         return "-"
-    spread = "" if math.isnan(stats.std) else f" ± {stats.std:.3g}"
-    return f"{stats.mean:.4g}{spread} (n={stats.n})"
+    text = format_stats(stats, AUTO_CELL)
+    return text if stats.n == 1 else f"{text} (n={stats.n})"
 
 
 def _stats_json(stats: CellStats | None) -> dict[str, Any] | None:

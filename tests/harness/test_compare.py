@@ -243,7 +243,7 @@ def test_markdown_summarises_counts_and_lists_only_changed_cells(cli, toy, tmp_p
     assert markdown.splitlines()[0].startswith("**Benchmark comparison:** 1 regressed, 2 unchanged -> exit 1")
     table = [line for line in markdown.splitlines() if line.startswith("| ")]
     assert table[0].startswith("| status | method |") and len(table) == 2
-    assert table[1].startswith("| regressed | thr[t=1.0] | easy | accuracy ↑ | 72.5 ± 1.87 (n=6) |")
+    assert table[1].startswith("| regressed | thr[t=1.0] | easy | accuracy ↑ | 72.5 ± 2.0 (n=6) | 52.5 ± 2.0 (n=6) |")
 
 
 def test_json_carries_counts_exit_code_and_thresholds(cli, toy, tmp_path):
