@@ -142,3 +142,20 @@ def test_an_export_with_a_bad_column_is_a_user_error(tmp_path, capsys):
     bad.write_text("method,seed\nx,0\n")
     assert _report(str(suite), "--runs", str(bad), "--data-root", str(tmp_path)) == 3
     assert "lacks the column(s)" in capsys.readouterr().err
+
+
+def test_the_terminal_table_shows_each_cell_as_the_report_does(tmp_path):
+    from harness.planner import plan
+    from harness.reporting.layout import table
+    from harness.reporting.load import load_report
+    from harness.suite import load_suite
+    from harness.summary_table import summary_markdown
+
+    suite_path, store_path = write_fixed_store(tmp_path)
+    report = table(load_report(suite_path, store_path, root=tmp_path), "accuracy")
+    suite, source = load_suite(suite_path)
+    with Store(store_path) as store:
+        terminal = summary_markdown(suite, plan(suite, source, tmp_path), store)
+    assert "95% CI half-width" in terminal.splitlines()[0]
+    for row in report.rows:
+        assert f"| {row} | " + " | ".join(report.text(row, col) for col in report.cols) + " |" in terminal
