@@ -203,6 +203,10 @@ class ReportBlock(_Frozen):
     cols: Literal["method", "dataset"] = "dataset"
     metric: str | None = None
     cell: str = "{mean:.2f} ± {ci95:.2f}"
+    cells: dict[str, str] = Field(
+        default_factory=dict,
+        description="per-metric cell formats that override 'cell' (e.g. {prefill_sparsity: auto}); 'auto' gives "
+                    "mean ± 95% CI with the digits the interval sets")
     bold: Literal["best", "none"] = "best"
     measures: list[str] = Field(
         default_factory=list,
@@ -220,8 +224,17 @@ class ReportBlock(_Frozen):
             template.format(mean=1.0, std=1.0, ci95=1.0, ci_low=1.0, ci_high=1.0, n=3)
         except (KeyError, ValueError, IndexError) as exc:
             raise ValueError(f"cell template {template!r} is invalid ({exc}); "
-                             "use the fields mean, std, ci95, ci_low, ci_high, n") from None
+                             "use the fields mean, std, ci95, ci_low, ci_high, n, or 'auto'") from None
         return template
+
+    @field_validator("cells")
+    @classmethod
+    def _known_fields_each(cls, templates: dict[str, str]) -> dict[str, str]:
+        return {metric: cls._known_fields(template) for metric, template in templates.items()}
+
+    def template(self, metric: str) -> str:
+        """The cell format of a quality metric: its own, else the suite's."""
+        return self.cells.get(metric, self.cell)
 
 
 class RegressionRule(_Frozen):
@@ -344,6 +357,10 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
             if getattr(tradeoff, key) not in metric_names | set(suite.report.measures):
                 raise source.error(("report", "tradeoffs", index, key), f"'{getattr(tradeoff, key)}' is neither a "
                                    "metric of this suite nor one of its report measures")
+    for metric in suite.report.cells:
+        if metric not in metric_names:
+            raise source.error(("report", "cells", metric), f"metric '{metric}' is not in this suite's metrics",
+                               hint=f"Use one of: {', '.join(suite.metrics)}.")
     if suite.report.metric is not None and suite.report.metric not in metric_names:
         raise source.error(("report", "metric"), f"metric '{suite.report.metric}' is not in this suite's metrics",
                            hint=f"Use one of: {', '.join(suite.metrics)}.")

@@ -28,7 +28,8 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     for metric in suite.metrics:
         lines += [f"**{metric}**", "", "| method | " + " | ".join(datasets) + " |", "|---|" + "---:|" * len(datasets)]
         for method in methods:
-            cells = [_cell(groups.get((method, dataset)), metric, suite.report.cell) for dataset in datasets]
+            template = suite.report.template(metric)
+            cells = [_cell(groups.get((method, dataset)), metric, template) for dataset in datasets]
             lines.append(f"| {method} | " + " | ".join(cells) + " |")
         lines.append("")
     failed = frame[frame.status != "ok"]

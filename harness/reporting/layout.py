@@ -48,7 +48,7 @@ def table(data: ReportData, metric: str) -> Table:
     if metric in data.suite.report.measures:  # rows of methods that never record the figure say nothing
         rows = [row for row in rows if any(cells[(row, col)] is not None for col in cols)]
     ranks = _ranks(data, metric, cells, by_method)
-    template = data.suite.report.cell if data.metrics[metric].kind == "quality" else AUTO_CELL
+    template = data.suite.report.template(metric) if data.metrics[metric].kind == "quality" else AUTO_CELL
     return Table(metric, data.suite.report.rows, tuple(rows), tuple(cols), cells, ranks, template)
 
 

@@ -209,6 +209,8 @@ methods:
      "'thr' has 2 grid variants; a claim compares one"),
     ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: accuracy}}]",
      "own metric"),
+    ("report: {cells: {f1: auto}}", "metric 'f1' is not in this suite's metrics"),
+    ("report: {cells: {accuracy: '{mean:.1f} ± {spread}'}}", "cell template"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))

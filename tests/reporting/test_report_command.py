@@ -159,3 +159,13 @@ def test_the_terminal_table_shows_each_cell_as_the_report_does(tmp_path):
     assert "95% CI half-width" in terminal.splitlines()[0]
     for row in report.rows:
         assert f"| {row} | " + " | ".join(report.text(row, col) for col in report.cols) + " |" in terminal
+
+
+def test_a_metric_can_have_its_own_cell_format(tmp_path):
+    from harness.reporting.layout import table
+    from harness.reporting.load import load_report
+
+    suite, store = write_fixed_store(tmp_path)
+    suite.write_text(suite.read_text().replace('report: {metric: accuracy', 'report: {cells: {accuracy: auto}, metric: accuracy'))
+    accuracy = table(load_report(suite, store, root=tmp_path), "accuracy")
+    assert accuracy.text("thr[t=0.0]", "easy") == "99.0 ± 2.5"  # the interval (2.48) sets one decimal
