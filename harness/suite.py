@@ -375,10 +375,15 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         if matched is not None and matched not in metric_names:
             raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "
                                "metrics", hint=f"Use one of: {', '.join(suite.metrics)}.")
-        if claim.check.select_by in metric_names:
-            raise source.error(("claims", index, "check", "select_by"), f"'{claim.check.select_by}' is a test metric "
+        select_by = claim.check.select_by
+        if select_by in metric_names:
+            raise source.error(("claims", index, "check", "select_by"), f"'{select_by}' is a test metric "
                                "of this suite: choosing a variant on test data flatters it",
                                hint="Select on a validation figure the methods record (e.g. best_val_auprc).")
+        if select_by is not None and select_by not in suite.report.measures:
+            raise source.error(("claims", index, "check", "select_by"), f"'{select_by}' is not in the report's "
+                               "measures", hint="List it under report.measures, so the report shows what chose "
+                                                "each variant.")
 
 
 def _names_method(value: str, names: dict[str, Any]) -> bool:

@@ -210,6 +210,8 @@ methods:
     ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: accuracy}}]",
      "own metric"),
     ("report: {cells: {f1: auto}}", "metric 'f1' is not in this suite's metrics"),
+    ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: samples}}]",
+     "'samples' is not in the report's measures"),
     ("report: {cells: {accuracy: '{mean:.1f} ± {spread}'}}", "cell template"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
@@ -238,3 +240,10 @@ def test_validate_warns_when_the_seeds_make_a_claim_undecidable(cli, write_suite
     assert code == 0, err
     assert ("claim 'thr wins' is undecidable" in err) == warned
     assert not warned or "Run at least" in err
+
+
+def test_a_claim_may_pick_a_grid_variant_by_a_reported_validation_figure(cli, write_suite):
+    extra = ("report: {measures: [samples]}\n"
+             "claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: samples}}]")
+    code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
+    assert code == 0, err
