@@ -195,8 +195,8 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
         verdict = SUPPORTED if holds == len(tests) else NOT_SIGNIFICANT
     details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, mean difference {t.mean_difference:+.3g} over {t.n} "
                f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})"
-               + (f", reversed p {t.p_worse:.3g}" if t.p_worse < ALPHA else "")
-               for p, t, adjusted in zip(pairs, tests, better)]
+               + (f", reversed p {t.p_worse:.3g} (Holm {reversed_:.3g})" if t.p_worse < ALPHA else "")
+               for p, t, adjusted, reversed_ in zip(pairs, tests, better, worse)]
     summary = f"holds on {holds} of {len(tests)} dataset(s)"
     if verdict == UNDECIDABLE:
         summary += (f"; the smallest reachable p, {min(floor):.3g} after Holm, is not below {ALPHA}: "
