@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from harness.errors import HarnessError
+
 _COLUMNS = ["run_id", "run_key", "suite", "method", "dataset", "seed", "status", "error", "device"]
 _JSON_COLUMNS = ("params", "metric_names", "measure_info")
 
@@ -45,27 +47,37 @@ def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def records_of_export(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records_of_export(frame: pd.DataFrame, source: str) -> list[dict[str, Any]]:
     """The run records an export holds, as far as it holds them: what a report needs to be rendered again.
 
-    An export written before units and directions were exported gives measures with neither.
+    An export written before units and directions were exported gives measures with neither. A cell
+    that cannot be read is an error naming the file's line.
     """
     records = []
-    for row in frame.to_dict("records"):
-        info = _mapping(row.get("measure_info"))
-        record = {column: _cell(row.get(column)) for column in _COLUMNS}
-        record.update(
-            seed=int(row["seed"]), params=_mapping(row.get("params")), metric_names=_mapping(row.get("metric_names")),
-            method_entry=str(row["method"]).split("[", 1)[0], finished_at=_cell(row.get("finished_at")),
-            environment={"git_sha": _cell(row.get("git_sha")), "git_dirty": _flag(row.get("git_dirty")),
-                         "hardware_fingerprint": _cell(row.get("hardware_fingerprint"))},
-            metrics={k.removeprefix("metric."): float(v) for k, v in row.items()
-                     if k.startswith("metric.") and _cell(v) is not None},
-            measurements={(name := k.removeprefix("measure.")): {"value": float(v), **info.get(name, {"unit": ""})}
-                          for k, v in row.items() if k.startswith("measure.") and _cell(v) is not None},
-        )
-        records.append(record)
+    for index, row in enumerate(frame.to_dict("records")):
+        try:
+            records.append(_record_of_row(row))
+        except (ValueError, TypeError) as exc:  # a non-number where a number belongs; JSON that does not parse
+            raise HarnessError(f"run row {index + 1} cannot be read ({exc})", file=source, line=index + 2,
+                               hint="Write the file with `harness export` or `harness report`.") from None
     return records
+
+
+def _record_of_row(row: dict[str, Any]) -> dict[str, Any]:
+    info = json_mapping(row.get("measure_info"))
+    record = {column: _cell(row.get(column)) for column in _COLUMNS}
+    record.update(
+        seed=int(row["seed"]), params=json_mapping(row.get("params")),
+        metric_names=json_mapping(row.get("metric_names")), method_entry=str(row["method"]).split("[", 1)[0],
+        finished_at=_cell(row.get("finished_at")),
+        environment={"git_sha": _cell(row.get("git_sha")), "git_dirty": _flag(row.get("git_dirty")),
+                     "hardware_fingerprint": _cell(row.get("hardware_fingerprint"))},
+        metrics={k.removeprefix("metric."): float(v) for k, v in row.items()
+                 if k.startswith("metric.") and _cell(v) is not None},
+        measurements={(name := k.removeprefix("measure.")): {"value": float(v), **info.get(name, {"unit": ""})}
+                      for k, v in row.items() if k.startswith("measure.") and _cell(v) is not None},
+    )
+    return record
 
 
 def _cell(value: Any) -> Any:
@@ -81,7 +93,11 @@ def _flag(value: Any) -> bool | None:
     return None if value is None else str(value).lower() in ("true", "1")
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def json_mapping(value: Any) -> dict[str, Any]:
+    """`harness export` writes mappings as JSON text; an empty cell is no mapping. Bad JSON: ValueError."""
     if isinstance(value, dict):
         return value
-    return json.loads(value) if isinstance(value, str) and value else {}
+    if isinstance(value, str) and value:
+        parsed = json.loads(value)
+        return parsed if isinstance(parsed, dict) else {}
+    return {}

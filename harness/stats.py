@@ -81,11 +81,6 @@ class PairedTest:
     p_worse: float
     t_test_p: float
 
-    @property
-    def smallest_p(self) -> float:
-        """The smallest p-value the Wilcoxon test can reach with these n pairs."""
-        return smallest_wilcoxon_p(self.n)
-
 
 def smallest_wilcoxon_p(n: int) -> float:
     """One-sided exact Wilcoxon: with n pairs all in one direction, p = 2^-n (5 pairs: 1/32, 6: 1/64)."""

@@ -118,9 +118,7 @@ class Store:
         plan calls it `m[p=1]`: reports and tables must show it under the plan's label, not the stored one.
         """
         planned = list(planned)
-        by_key = {r["run_key"]: r for r in self.records(spec.run_key for spec in planned)}
-        return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
-                for spec in planned if spec.run_key in by_key]
+        return as_planned(planned, self.records(spec.run_key for spec in planned))
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
@@ -150,3 +148,10 @@ def _check_is_sqlite(path: Path) -> None:
 
 def _artifacts_dir(store: Path) -> Path:
     return store.parent / f"{store.stem}-runs"
+
+
+def as_planned(planned: list["RunSpec"], records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of `planned` runs, in plan order, labelled as the plan labels them (see `planned_records`)."""
+    by_key = {r["run_key"]: r for r in records}
+    return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
+            for spec in planned if spec.run_key in by_key]

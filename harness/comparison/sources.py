@@ -7,7 +7,6 @@ of the current repository (a baseline kept in version control needs no artefact 
 from __future__ import annotations
 
 import io
-import json
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from harness.comparison.errors import ComparisonError
-from harness.results import records_frame
+from harness.results import json_mapping, records_frame
 from harness.store import Store
 
 REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
@@ -107,17 +106,11 @@ def _read_export(data: bytes, name: str, source: str) -> pd.DataFrame:
 
 
 def _json_mapping(value: Any) -> dict[str, Any]:
-    """`harness export` writes mappings as JSON text; an empty cell is no mapping."""
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, str) and value:
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError:
-            raise ComparisonError(f"metric_names cell {value!r} is not JSON",
-                                  hint="Write it with `harness export`.") from None
-        return parsed if isinstance(parsed, dict) else {}
-    return {}
+    try:
+        return json_mapping(value)
+    except ValueError:
+        raise ComparisonError(f"metric_names cell {value!r} is not JSON",
+                              hint="Write it with `harness export`.") from None
 
 
 def _check_one_suite_per_cell(frame: pd.DataFrame, source: str) -> None:

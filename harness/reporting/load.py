@@ -11,7 +11,7 @@ from harness.errors import DataError, HarnessError
 from harness.planner import RunSpec, plan
 from harness.reporting.model import ReportData, build_report
 from harness.results import records_of_export
-from harness.store import Store
+from harness.store import Store, as_planned
 from harness.suite import Suite, load_suite
 from harness.yaml_source import YamlSource
 
@@ -29,8 +29,8 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
         if bootstrap_resamples:
             raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
                                field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
-        stored = records_of_export(read_export(Path(runs_file)))  # shared runs may carry another suite's name
-        records, methods, selection = _select(suite, source, root, lambda planned: _by_key(planned, stored),
+        stored = records_of_export(read_export(Path(runs_file)), str(runs_file))  # shared runs keep their suite
+        records, methods, selection = _select(suite, source, root, lambda planned: as_planned(planned, stored),
                                               lambda: [r for r in stored if r["suite"] == suite.suite])
         selection += f", from {runs_file}"
         bootstrap = None
@@ -56,13 +56,6 @@ def _select(suite: Suite, source: YamlSource, root: str | Path | None,
         records, methods = _by_name(suite, everything())
         return records, methods, "names (data files absent, run keys unchecked)"
     return by_key(planned), list(dict.fromkeys(r.method for r in planned)), "run keys"
-
-
-def _by_key(planned: list[RunSpec], stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`Store.planned_records` for records read from an export."""
-    by_key = {r["run_key"]: r for r in stored}
-    return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
-            for spec in planned if spec.run_key in by_key]
 
 
 def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[dict[str, Any]],

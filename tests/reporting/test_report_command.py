@@ -136,6 +136,22 @@ def test_a_report_rendered_again_from_its_runs_csv_says_the_same(tmp_path):
     assert f"from {first / 'runs.csv'}" in again.provenance.selection
 
 
+def test_an_export_with_an_unreadable_cell_names_its_line(tmp_path, capsys):
+    suite, store = write_fixed_store(tmp_path)
+    out = tmp_path / "out"
+    assert _report(str(suite), "--store", str(store), "--data-root", str(tmp_path), "--out", str(out),
+                   "--format", "csv") == 0
+    lines = (out / "runs.csv").read_text().splitlines()
+    header = lines[0].split(",")
+    row = lines[2].split(",")
+    row[header.index("seed")] = "three"
+    lines[2] = ",".join(row)
+    (out / "runs.csv").write_text("\n".join(lines) + "\n")
+    assert _report(str(suite), "--runs", str(out / "runs.csv"), "--data-root", str(tmp_path)) == 3
+    err = capsys.readouterr().err
+    assert f"{out / 'runs.csv'}:3:" in err and "cannot be read" in err and "Traceback" not in err
+
+
 def test_an_export_with_a_bad_column_is_a_user_error(tmp_path, capsys):
     suite, _ = write_fixed_store(tmp_path)
     bad = tmp_path / "runs.csv"
