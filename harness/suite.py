@@ -158,6 +158,9 @@ class Reference(_Frozen):
     value: float
     std: float | None = None
     source: str = Field(min_length=1, description="where it is cited from, e.g. 'APF, Table 1'")
+    comparable: bool = Field(
+        True, description="false where the paper's figure counts something else than our metric (e.g. peak VRAM, "
+                          "activations included, beside analytic tensor bytes): the report shows both, no difference")
 
 
 class ClaimCheck(_Frozen):

@@ -259,8 +259,8 @@ def _references(data: ReportData) -> str:
         f'<td class="cell">{_e(format_number(r.measured))}</td><td class="cell delta">{_e(r.delta_text)}</td></tr>'
         for r in data.references)
     return ('<section id="references"><h2>Cited from papers (not measured here)</h2><table><thead><tr>'
-            "<th>method</th><th>dataset</th><th>metric</th><th>cited</th><th>source</th><th>measured here</th>"
-            f"<th>Δ (measured − cited)</th></tr></thead><tbody>{rows}</tbody></table></section>")
+            "<th>method</th><th>dataset</th><th>metric</th><th>cited</th><th>source</th><th>ours</th>"
+            f"<th>Δ (ours − cited)</th></tr></thead><tbody>{rows}</tbody></table></section>")
 
 
 def _claims(data: ReportData) -> str:

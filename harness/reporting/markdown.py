@@ -81,7 +81,7 @@ def _references(data: ReportData) -> list[str]:
     if not data.references:
         return []
     lines = ["## Cited from papers (not measured here)", "",
-             "| method | dataset | metric | cited | source | measured here | Δ (measured − cited) |",
+             "| method | dataset | metric | cited | source | ours | Δ (ours − cited) |",
              "|---|---|---|---:|---|---:|---:|"]
     for ref in data.references:
         cited = cited_text(ref)

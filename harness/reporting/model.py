@@ -66,13 +66,18 @@ class CitedValue:
     std: float | None
     source: str
     measured: float | None
+    comparable: bool = True  # False: the paper counts another quantity, so no difference is taken
 
     @property
     def delta(self) -> float | None:
-        return None if self.measured is None or not math.isfinite(self.measured) else self.measured - self.value
+        if not self.comparable or self.measured is None or not math.isfinite(self.measured):
+            return None
+        return self.measured - self.value
 
     @property
     def delta_text(self) -> str:
+        if not self.comparable:
+            return "not like for like"
         return "—" if self.delta is None else f"{self.delta:+.2f}"
 
 
@@ -202,7 +207,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
                 bootstrap_stderr=_mean_stderr(bootstrap, [r["run_id"] for r in ok], name))
     references = tuple(
         CitedValue(ref.method, ref.dataset, ref.metric, ref.value, ref.std, ref.source,
-                   _measured_mean(cells, ref.method, ref.dataset, ref.metric))
+                   _measured_mean(cells, ref.method, ref.dataset, ref.metric), ref.comparable)
         for ref in suite.references
     )
     measured_seeds = tuple(sorted({r["seed"] for r in records}))

@@ -95,3 +95,15 @@ def test_every_measured_cell_names_its_runs(evil_report):
     frame = cells_frame(evil_report)
     measured = frame[(frame.source == "measured") & (frame.n > 0)]
     assert all(len(ids.split()) == n + nan for ids, n, nan in zip(measured.run_ids, measured.n, measured.n_nonfinite))
+
+
+def test_a_reference_of_another_quantity_is_shown_without_a_difference(tmp_path):
+    suite, store = write_fixed_store(tmp_path)
+    text = suite.read_text().replace('source: "Doe et al. 2026, Table 2"}',
+                                     'source: "Doe et al. 2026, Table 2", comparable: false}')
+    suite.write_text(text)
+    report = load_report(suite, store, root=tmp_path)
+    noisy = next(r for r in report.references if r.method == "noisy")
+    assert noisy.measured is not None and noisy.delta is None
+    assert "| not like for like |" in render_markdown(report)
+    assert cells_frame(report).query("source == 'cited' and method == 'noisy'")["delta"].isna().all()
