@@ -156,11 +156,23 @@ class Reference(_Frozen):
     dataset: str
     metric: str
     value: float
-    std: float | None = None
+    std: float | None = Field(None, ge=0, description="the paper's ± when it is a standard deviation")
+    ci95: float | None = Field(None, ge=0, description="the paper's ± when it is a 95% CI half-width")
+    range: tuple[float, float] | None = Field(None, description="[low, high] when the paper gives a range; "
+                                                               "`value` is then the figure the difference uses")
     source: str = Field(min_length=1, description="where it is cited from, e.g. 'APF, Table 1'")
     comparable: bool = Field(
         True, description="false where the paper's figure counts something else than our metric (e.g. peak VRAM, "
                           "activations included, beside analytic tensor bytes): the report shows both, no difference")
+
+    @model_validator(mode="after")
+    def _one_spread(self) -> "Reference":
+        given = [name for name in ("std", "ci95", "range") if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise ValueError(f"give one of std, ci95 and range, not {' and '.join(given)}")
+        if self.range is not None and not self.range[0] <= self.value <= self.range[1]:
+            raise ValueError(f"value {self.value} lies outside its range {list(self.range)}")
+        return self
 
 
 class ClaimCheck(_Frozen):

@@ -27,9 +27,10 @@ def cells_frame(data: ReportData) -> pd.DataFrame:
                          "run_ids": " ".join(cell.run_ids), "cited_from": None, "delta": None})
     for ref in data.references:
         info = data.metrics[ref.metric]
+        low, high = (ref.value - ref.ci95, ref.value + ref.ci95) if ref.ci95 is not None else (None, None)
         rows.append({"source": "cited", "method": ref.method, "dataset": ref.dataset, "metric": ref.metric,
                      "kind": info.kind, "higher_is_better": info.higher_is_better, "mean": ref.value, "std": ref.std,
-                     "cited_from": ref.source, "delta": ref.delta})
+                     "ci_low": low, "ci_high": high, "cited_from": ref.source, "delta": ref.delta})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -127,8 +127,15 @@ def format_number(value: float | None, digits: int = 2) -> str:
 
 
 def cited_text(ref: CitedValue) -> str:
-    """A cited number as the paper gives it: value, and its spread when the paper has one."""
-    return format_number(ref.value) + (f" ± {format_number(ref.std)}" if ref.std is not None else "")
+    """A cited number as the paper gives it, its spread named (the legend's ± is our 95% CI, not theirs)."""
+    value = format_number(ref.value)
+    if ref.std is not None:
+        return f"{value} ± {format_number(ref.std)} (sd)"
+    if ref.ci95 is not None:
+        return f"{value} ± {format_number(ref.ci95)} (95% CI)"
+    if ref.range is not None:
+        return f"{value} (range {format_number(ref.range[0])}–{format_number(ref.range[1])})"
+    return value
 
 
 def off_table(ref: CitedValue, cols: tuple[str, ...]) -> str:

@@ -67,6 +67,8 @@ class CitedValue:
     source: str
     measured: float | None
     comparable: bool = True  # False: the paper counts another quantity, so no difference is taken
+    ci95: float | None = None
+    range: tuple[float, float] | None = None
 
     @property
     def delta(self) -> float | None:
@@ -207,7 +209,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
                 bootstrap_stderr=_mean_stderr(bootstrap, [r["run_id"] for r in ok], name))
     references = tuple(
         CitedValue(ref.method, ref.dataset, ref.metric, ref.value, ref.std, ref.source,
-                   _measured_mean(cells, ref.method, ref.dataset, ref.metric), ref.comparable)
+                   _measured_mean(cells, ref.method, ref.dataset, ref.metric), ref.comparable, ref.ci95, ref.range)
         for ref in suite.references
     )
     measured_seeds = tuple(sorted({r["seed"] for r in records}))

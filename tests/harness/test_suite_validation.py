@@ -213,6 +213,10 @@ methods:
     ("claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: samples}}]",
      "'samples' is not in the report's measures"),
     ("report: {cells: {accuracy: '{mean:.1f} ± {spread}'}}", "cell template"),
+    ("references: [{method: thr, dataset: x, metric: accuracy, value: 54, std: 1, range: [53, 55], source: s}]",
+     "give one of std, ci95 and range, not std and range"),
+    ("references: [{method: thr, dataset: x, metric: accuracy, value: 50, range: [53, 55], source: s}]",
+     "value 50.0 lies outside its range [53.0, 55.0]"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))

@@ -10,7 +10,9 @@ import pytest
 from harness.reporting.csv_table import cells_frame
 from harness.reporting.latex import render_latex
 from harness.reporting.load import load_report
+from harness.reporting.layout import cited_text
 from harness.reporting.markdown import render_markdown
+from harness.reporting.model import CitedValue
 from tests.reporting.fixed_store import EVIL_NAME, write_fixed_store
 
 
@@ -107,3 +109,10 @@ def test_a_reference_of_another_quantity_is_shown_without_a_difference(tmp_path)
     assert noisy.measured is not None and noisy.delta is None
     assert "| not like for like |" in render_markdown(report)
     assert cells_frame(report).query("source == 'cited' and method == 'noisy'")["delta"].isna().all()
+
+
+@pytest.mark.parametrize("spread, text", [({"std": 1.0}, "54.00 ± 1.00 (sd)"), ({"ci95": 1.0}, "54.00 ± 1.00 (95% CI)"),
+                                          ({"range": (53.0, 55.0)}, "54.00 (range 53.00–55.00)"), ({}, "54.00")])
+def test_a_cited_spread_says_what_it_is(spread, text):
+    fields = {"std": None, **spread}
+    assert cited_text(CitedValue("m", "d", "accuracy", 54.0, source="s", measured=None, **fields)) == text
