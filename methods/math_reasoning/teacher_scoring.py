@@ -5,8 +5,9 @@ GRACE, its Bias and Variance terms, G-Norm and G-Vendi are all functions of the 
 h = R·g/√D of the student's response loss on a teacher's n x m examples. Those cost seconds per teacher
 while the scores cost milliseconds, so they are cached per (student weights, teacher scoring data, d,
 projection seed) as `cache_root()/math-grace-grads/<key>.npy` (written to a temporary name and renamed),
-and the five methods, run separately, compute them once per seed. The run seed is the projection seed and
-sets GRACE's cross-validation splits (seeds 10·seed .. 10·seed + 9, so seed 0 gives the released splits).
+and the five methods, run separately, compute them once per seed. The run seed draws the scoring prompts
+(`TeacherPool.scoring_set`), is the projection seed and sets GRACE's cross-validation splits (seeds
+10·seed .. 10·seed + 9, so seed 0 gives the released splits).
 
 Identical examples (a deterministic teacher's m equal responses) have equal gradients: each distinct
 (tokens, prompt length) is differentiated once and its row copied.

@@ -2,8 +2,10 @@
 against the accuracy the student reaches when distilled from that teacher.
 
 The dataset (`teacher_pool`) is a student and a pool of teachers (`teachers.py`). For each teacher it builds
-- the scoring set: its m responses to each of n prompts, in GRACE's text format (`gradients.grace_example`),
-  laid out prompt by prompt with prompt ids 0..n-1, so GRACE's splits keep a prompt's responses together;
+- the scoring set, per run seed: its m responses to each of n prompts, in GRACE's text format
+  (`gradients.grace_example`), laid out prompt by prompt with prompt ids 0..n-1, so GRACE's splits keep a
+  prompt's responses together. Every seed draws its own n prompts (and the teachers' responses to them), so
+  seeds vary the data a score sees, not only GRACE's projection and splits;
 - the ground truth: a fresh copy of the student SFT'd on the teacher's responses to `distill_questions`
   training questions (one each), then its greedy accuracy on `test` held-out problems. This is the
   expensive part; it is computed once per (student weights, teacher recipe, distillation recipe) and cached
@@ -16,8 +18,8 @@ Subsampling: the released `tokenize_data.py` keeps `data[:subsample_responses]` 
 gets its m responses (n x m rows), which is what the paper describes.
 
 Data seeds, disjoint from each other and from the student's pre-training (10,000 + seed) and its skill check
-(20,000 + seed): scoring prompts 61,000, distillation questions 62,000, test problems 63,000. Nothing is
-tuned on the test problems: the distillation recipe is fixed before any teacher is seen.
+(20,000 + seed): scoring prompts 61,000,000 + run seed, distillation questions 62,000, test problems 63,000.
+Nothing is tuned on the test problems: the distillation recipe is fixed before any teacher is seen.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from methods.math_reasoning.grace import selection_regret, spearman
 from methods.math_reasoning.problems import Problem
 from methods.math_reasoning.teachers import Teacher
 
-PROMPT_SEED, DISTILL_SEED, TEST_SEED = 61_000, 62_000, 63_000
+PROMPT_SEED, DISTILL_SEED, TEST_SEED = 61_000_000, 62_000, 63_000  # scoring prompts: PROMPT_SEED + run seed
 TRUTH_VERSION = 1  # bump when the ground-truth recipe's code changes
 MIN_PROMPTS = 10  # GRACE holds out 10 % of the prompts per split: fewer than 10 leaves no held-out prompt
 LM_TEACHER = {"kind": "lm", "name": "uniform", "temperatures": [0.3, 0.6, 1.0, 1.4],
@@ -91,13 +93,22 @@ class PoolInputs:
 @dataclass(frozen=True)
 class TeacherPool:
     student_dir: Path
-    teachers: tuple[TeacherData, ...]
+    teachers: tuple[Teacher, ...]
+    prompts: int  # n scoring prompts a seed draws
+    responses: int  # m responses per prompt
     truth: tuple[Mapping[str, Any], ...]  # the cached ground-truth record per teacher
     cache_dir: Path | None = None
 
     @property
     def accuracies(self) -> np.ndarray:
         return np.array([t["student_accuracy"] for t in self.truth])
+
+    def scoring_set(self, seed: int) -> tuple[TeacherData, ...]:
+        """Each teacher's scoring data on the run seed's own n prompts (`PROMPT_SEED + seed`)."""
+        _, tokenizer = tiny_model.load(self.student_dir)
+        prompts = generator.problem_set(self.prompts, PROMPT_SEED + seed)
+        return tuple(scoring_data(t, tokenizer, prompts, self.responses, PROMPT_SEED + seed, self.cache_dir)
+                     for t in self.teachers)
 
 
 @dataclass
@@ -212,12 +223,13 @@ def distill_and_test(student_dir: Path, teacher: Teacher, recipe: DistillRecipe,
             "sft_final_loss": trace.final_loss, "sft_s": round(trace.train_s, 1), "recipe": asdict(recipe)}
 
 
-def scoring_data(teacher: Teacher, tokenizer, prompts: Sequence[Problem], m: int,  # noqa: ANN001
+def scoring_data(teacher: Teacher, tokenizer, prompts: Sequence[Problem], m: int, seed: int,  # noqa: ANN001
                  cache_dir: str | Path | None = None) -> TeacherData:
-    """The teacher's m responses to each of the n prompts, prompt by prompt, as GRACE-format examples."""
+    """The teacher's m responses (sampled with `seed`) to each of the n prompts, prompt by prompt, as
+    GRACE-format examples."""
     from methods.math_reasoning.gradients import grace_example
 
-    responses = teacher_responses(teacher, prompts, m, PROMPT_SEED, cache_dir)
+    responses = teacher_responses(teacher, prompts, m, seed, cache_dir)
     flat = [r for per_prompt in responses for r in per_prompt]
     examples = tuple((tuple(ids), length) for ids, length in
                      (grace_example(tokenizer, p.question, r) for p, rs in zip(prompts, responses, strict=True)
@@ -232,7 +244,7 @@ def teacher_pool(student: Mapping[str, Any] | None = None, teachers: Sequence[Ma
                  cache_dir: str | Path | None = None) -> TeacherPool:
     """A student (`{path: DIR}` or `tiny_model.prepare` options; the family's default tiny GPT-2), a pool of
     teachers (default: cot, answer_only, noisy30, wrong_format, random, and a uniform-skill tiny LM at
-    0.3/0.6/1.0/1.4), each teacher's scoring set and its cached ground truth."""
+    0.3/0.6/1.0/1.4) and each teacher's cached ground truth; scoring sets are drawn per seed."""
     if student is not None and not isinstance(student, Mapping):
         raise DataError(f"student must be a mapping, got {student!r}", field="args.student",
                         hint="Use {path: DIR} for a local model folder, or tiny_model.prepare options.")
@@ -250,11 +262,9 @@ def teacher_pool(student: Mapping[str, Any] | None = None, teachers: Sequence[Ma
     if "path" not in options:
         options.setdefault("cache_dir", cache_dir)
     student_dir = model_folder(options, tiny_model.prepare, tiny_model.StudentConfig)
-    _, tokenizer = tiny_model.load(student_dir, "args.student.path")
-    prompt_problems = generator.problem_set(n, PROMPT_SEED)
-    data = tuple(scoring_data(t, tokenizer, prompt_problems, m, cache_dir) for t in pool)
+    tiny_model.load(student_dir, "args.student.path")  # a folder that is not a model fails here, naming the field
     truth = tuple(ground_truth(student_dir, t, recipe, cache_dir=cache_dir) for t in pool)
-    return TeacherPool(student_dir, data, truth, Path(cache_dir) if cache_dir else None)
+    return TeacherPool(student_dir, tuple(pool), n, m, truth, Path(cache_dir) if cache_dir else None)
 
 
 def spearman_x100(scores: np.ndarray, accuracies: np.ndarray) -> float:
@@ -276,7 +286,8 @@ class TeacherSelection(Task):
         reject_split_keys(split, "teacher-selection", "the pool's sizes are arguments of the dataset")
 
     def instance(self, data: TeacherPool, split: Mapping[str, Any], seed: int) -> Instance:
-        return Instance(inputs=PoolInputs(data.student_dir, data.teachers, data.cache_dir), truth=data.accuracies)
+        return Instance(inputs=PoolInputs(data.student_dir, data.scoring_set(seed), data.cache_dir),
+                        truth=data.accuracies)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if isinstance(output, pd.DataFrame):

@@ -61,7 +61,7 @@ def test_scoring_set_is_n_prompts_by_m_responses_laid_out_prompt_by_prompt():
 
     tokenizer = tiny_model.build_tokenizer()
     prompts = generator.problem_set(12, 61_000)
-    data = scoring_data(Teacher("noisy", "noisy", noise=0.5), tokenizer, prompts, 3)
+    data = scoring_data(Teacher("noisy", "noisy", noise=0.5), tokenizer, prompts, 3, seed=0)
     assert len(data.examples) == len(data.responses) == 36 and len(data.questions) == 12
     assert data.prompt_ids.tolist() == [p for p in range(12) for _ in range(3)]
     for (ids, prompt_length), prompt_id in zip(data.examples, data.prompt_ids, strict=True):
@@ -135,6 +135,16 @@ def pool(student_dir, cache):
 
 
 @pytest.mark.slow  # the module's tiny student and pool: about 20 s on an idle core, once
+def test_each_seed_scores_its_own_prompts_against_one_ground_truth(pool):
+    first, second = (TeacherSelection().instance(pool, {}, seed) for seed in (0, 1))
+    assert np.array_equal(first.truth, second.truth)
+    assert all(a.teacher == b.teacher and not set(a.questions) & set(b.questions)
+               for a, b in zip(first.inputs.teachers, second.inputs.teachers, strict=True))
+    again = TeacherSelection().instance(pool, {}, 0)
+    assert [t.digest for t in again.inputs.teachers] == [t.digest for t in first.inputs.teachers]
+
+
+@pytest.mark.slow
 def test_the_gradient_methods_share_cached_projected_gradients(pool):
     from methods.math_reasoning.baselines.g_norm import GNorm
     from methods.math_reasoning.grace_method import Grace
