@@ -19,5 +19,6 @@ ACCURACY = Metric(
 )
 TRAIN_ACCURACY = Metric(
     "train_accuracy", accuracy, higher_is_better=True, unit="%",
-    description="how often the final model picks the true label of a training graph among its candidates",
+    description="per cent of training graphs whose top class over all classes (not only their candidates) is the "
+                "true one: how far the final model disambiguated the labels it trained on",
 )

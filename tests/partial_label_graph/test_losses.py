@@ -8,7 +8,7 @@ import torch
 from methods.partial_label_graph.baselines.cc import CCLoss, candidate_marginal_nll
 from methods.partial_label_graph.baselines.lws import LWS, leveraged_weighted_loss, split_confidence
 from methods.partial_label_graph.baselines.proden import PRODEN, weighted_cross_entropy
-from methods.partial_label_graph.baselines.supervised import SupervisedUpperBound
+from methods.partial_label_graph.baselines.supervised import SupervisedReference
 
 
 def _batch(seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
@@ -73,9 +73,9 @@ def test_partial_label_methods_never_read_the_true_training_labels(method_class,
 def test_the_supervised_bound_does_read_them(tiny_instance, context):
     import dataclasses
 
-    first = SupervisedUpperBound(epochs=2, batch_size=16).run(tiny_instance.inputs, context)
+    first = SupervisedReference(epochs=2, batch_size=16).run(tiny_instance.inputs, context)
     shuffled = dataclasses.replace(tiny_instance.inputs, train_true_y=np.roll(tiny_instance.inputs.train_true_y, 1))
-    assert not np.array_equal(first, SupervisedUpperBound(epochs=2, batch_size=16).run(shuffled, context))
+    assert not np.array_equal(first, SupervisedReference(epochs=2, batch_size=16).run(shuffled, context))
 
 
 @pytest.mark.slow
@@ -86,6 +86,6 @@ def test_a_supervised_gin_learns_the_planted_triangles(context):
 
     task = PartialLabelClassification()
     instance = task.instance(tiny_graph_set(num_graphs=150), {"q": 0.0, "train": 0.6, "val": 0.2}, seed=0)
-    scores = SupervisedUpperBound(epochs=30, batch_size=16).run(instance.inputs, context)
+    scores = SupervisedReference(epochs=30, batch_size=16).run(instance.inputs, context)
     accuracy = task.score(instance, task.predictions(instance, scores), {"acc": ACCURACY})["acc"]
     assert accuracy > 100 / 3 + 20   # three balanced classes: chance is 33 %

@@ -70,6 +70,15 @@ def test_scores_are_accuracies_of_the_argmax_on_test_and_train_graphs(tiny_insta
     assert result["tr"] == 100.0
 
 
+def test_train_accuracy_takes_the_top_class_over_all_classes_not_only_the_candidates(tiny_instance, tiny):
+    inputs = tiny_instance.inputs
+    scores = np.eye(tiny.num_classes)[tiny.y] * 0.5
+    outside = ~inputs.train_candidates[0].astype(bool)
+    scores[inputs.train_idx[0], np.flatnonzero(outside)[0]] = 1.0  # a non-candidate outscores the true label
+    result = TASK.score(tiny_instance, TASK.predictions(tiny_instance, scores), {"tr": TRAIN_ACCURACY})
+    assert result["tr"] == pytest.approx(100 * (1 - 1 / inputs.train_idx.size))
+
+
 def test_output_of_the_wrong_shape_is_refused(tiny_instance):
     with pytest.raises(ValueError, match="class scores for every graph"):
         TASK.predictions(tiny_instance, np.zeros((3, 3)))
