@@ -4,7 +4,9 @@ A method subclass says how the model is prepared (`prepare`: quantize it, add ad
 trains (`trainable`) and what one step does (`make_step`). The learning rate is tuned per method on the dev
 split only (the spec's fairness rule): each rate in the grid trains from the same start, and the rate whose
 best dev accuracy is highest is the one whose test predictions are returned. Steps are matched across
-methods by the suite.
+methods by the suite. The chosen rate's last-step weights are scored too, before the best-on-dev restore:
+the restore hides a run that degrades or diverges (it returns step 0), which is what the DDC ablation
+measures.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from harness.context import RunContext
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
 from methods.zo_finetune.prompts import PromptExample
 from methods.zo_finetune.tiny_model import load
-from methods.zo_finetune.training import TrainingTrace, finetune
+from methods.zo_finetune.training import TrainingTrace, finetune, restore_best
 from methods.zo_finetune.zo import ZerothOrderOptimizer
 
 
@@ -41,10 +43,14 @@ class FineTuneInputs:
 
 @dataclass
 class FineTuneOutput:
-    """Test predictions (option indices) of the chosen learning rate, with its trace and memory accounting."""
+    """Test predictions (option indices) of the chosen learning rate, with its trace and memory accounting.
+
+    `final_accuracy` is the test accuracy (%) of that rate's last-step weights, before the best-on-dev restore.
+    """
 
     predictions: np.ndarray
     learning_rate: float | None = None
+    final_accuracy: float | None = None
     trace: TrainingTrace | None = None
     trainable_params: int = 0
     tensor_bytes: dict[str, int] = field(default_factory=dict)
@@ -123,7 +129,9 @@ class FineTuningMethod(Method):
         train, dev, test = (scorer.encode(s) for s in (inputs.train, inputs.dev, inputs.test))
         if not self.trains:
             model = self.prepare(base)
-            return record(ctx, FineTuneOutput(scorer.predict(model, test), tensor_bytes=tensor_bytes(model)))
+            predictions = scorer.predict(model, test)
+            return record(ctx, FineTuneOutput(predictions, final_accuracy=percent_correct(predictions, test),
+                                              tensor_bytes=tensor_bytes(model)))
         best: tuple[float, FineTuneOutput] | None = None
         for rate in self.learning_rates:
             torch.manual_seed(ctx.seed)
@@ -134,17 +142,26 @@ class FineTuningMethod(Method):
             ctx.log.info("%s lr=%g: best dev accuracy %.3f at step %d", type(self).__name__, rate,
                          trace.best_dev_accuracy, trace.best_step)
             if best is None or trace.best_dev_accuracy > best[0]:
-                output = FineTuneOutput(scorer.predict(model, test), rate, trace,
+                final_accuracy = percent_correct(scorer.predict(model, test), test)
+                restore_best(adaptation.trainable, trace)
+                output = FineTuneOutput(scorer.predict(model, test), rate, final_accuracy, trace,
                                         sum(t.numel() for t in adaptation.trainable),
                                         tensor_bytes(model, adaptation.optimizer))
                 best = (trace.best_dev_accuracy, output)
         return record(ctx, best[1])
 
 
+def percent_correct(predictions: np.ndarray, test: EncodedSet) -> float:
+    """Accuracy in % (the `accuracy` metric's scale), for the figures a method records beside its predictions."""
+    return 100.0 * float(np.mean(predictions == test.labels))
+
+
 def record(ctx: RunContext, output: FineTuneOutput) -> FineTuneOutput:
     """Store the run's training figures with it: the chosen rate, divergence, step time, tensor memory."""
     for kind, size in output.tensor_bytes.items():
         ctx.record(f"{kind}_mb", size / 2**20, "MB", higher_is_better=False)
+    if output.final_accuracy is not None:  # a zero-shot row's weights are its final ones
+        ctx.record("final_accuracy", output.final_accuracy, "%", higher_is_better=True)
     trace = output.trace
     if trace is None:
         return output
@@ -157,7 +174,10 @@ def record(ctx: RunContext, output: FineTuneOutput) -> FineTuneOutput:
     # Every run has this one, so a run that never diverges ranks above one that does.
     ctx.record("finite_steps", trace.steps - (trace.first_nan_step is not None), "step", higher_is_better=True)
     ctx.record("best_dev_accuracy", trace.best_dev_accuracy, higher_is_better=True)
+    ctx.record("best_step", trace.best_step, "step")  # the step the restore returns; 0 is the untrained model
     ctx.record("final_train_loss", float(np.mean(trace.losses[-20:])), higher_is_better=False)
+    for end, loss in trace.interval_losses.items():  # the loss curve; NaN from a diverged run's last interval on
+        ctx.record(f"train_loss_at_{end}", loss, higher_is_better=False)
     ctx.record("step_ms", 1000.0 * trace.train_s / max(trace.steps, 1), "ms", higher_is_better=False)
     return output
 

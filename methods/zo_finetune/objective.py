@@ -17,6 +17,8 @@ import torch
 from harness import DataError
 from methods.zo_finetune.prompts import PromptExample
 
+NO_ANSWER = -1  # the prediction of an example whose option scores are NaN: matches no label
+
 
 @dataclass
 class EncodedSet:
@@ -90,8 +92,15 @@ class OptionScorer:
 
     @torch.no_grad()
     def predict(self, model, data: EncodedSet, batch_size: int = 128) -> np.ndarray:
-        chunks = [self.option_scores(model, data, range(start, min(start + batch_size, len(data)))).argmax(1).cpu()
-                  for start in range(0, len(data), batch_size)]
+        """The argmax option of each example, or `NO_ANSWER` where a score is NaN (a diverged model).
+
+        argmax would return the NaN's index, so a diverged model would "answer" option 0 everywhere and
+        score the share of label 0; counting it wrong keeps a diverged run's accuracy at what it answered.
+        """
+        chunks = []
+        for start in range(0, len(data), batch_size):
+            scores = self.option_scores(model, data, range(start, min(start + batch_size, len(data))))
+            chunks.append(scores.argmax(1).masked_fill(scores.isnan().any(1), NO_ANSWER).cpu())
         return torch.cat(chunks).numpy()
 
     def accuracy(self, model, examples: Sequence[PromptExample]) -> float:

@@ -1,8 +1,10 @@
 """The fine-tuning loop every method shares: mini-batches, a step function, dev evaluation, best-on-dev restore.
 
 Both codebases evaluate on dev every `eval_steps` and restore the best checkpoint at the end
-(`--load_best_model_at_end`); here the best trainable tensors are kept in memory. A step whose loss is NaN
-ends training (the model has diverged): its index is the ablation's "first NaN step".
+(`--load_best_model_at_end`); here the best trainable tensors are kept in memory, and `restore_best` copies
+them back as a separate call, so a caller can first score the last step's weights (what a run without the
+restore ends with: the DDC ablation's `final_accuracy`). A step whose loss is NaN ends training (the model
+has diverged): its index is the ablation's "first NaN step".
 """
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ class TrainingTrace:
     dev_accuracy: list[tuple[int, float]] = field(default_factory=list)
     first_nan_step: int | None = None
     best_step: int = 0
+    best_state: list[torch.Tensor] = field(default_factory=list, repr=False)
+    interval_losses: dict[int, float] = field(default_factory=dict)
     train_s: float = 0.0
 
     @property
@@ -42,8 +46,9 @@ def finetune(model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, de
              eval_steps: int, seed: int, grads: list[float] | None = None) -> TrainingTrace:
     """Run `steps` calls of `step(batch_indices) -> loss`, evaluating on dev every `eval_steps` (and at 0).
 
-    `trainable` are the tensors the method changes; the best-on-dev values are copied back at the end.
-    `grads`, when given, is the list the step function appends its projected gradients to.
+    `trainable` are the tensors the method changes; their best-on-dev values are kept on the trace for
+    `restore_best`, the model is left at its last step. `grads`, when given, is the list the step function
+    appends its projected gradients to.
     """
     trace = TrainingTrace(projected_grads=grads if grads is not None else [])
     rng = np.random.default_rng(seed)
@@ -62,10 +67,28 @@ def finetune(model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, de
             best = _evaluate(model, scorer, dev, index, trace, trainable, best)
             evaluating_s += time.perf_counter() - evaluation_started
     trace.train_s = time.perf_counter() - started - evaluating_s
-    with torch.no_grad():
-        for tensor, saved in zip(trainable, best, strict=True):
-            tensor.copy_(saved)
+    trace.best_state = best
+    trace.interval_losses = interval_losses(trace.losses, steps, eval_steps)
     return trace
+
+
+def restore_best(trainable: Sequence[torch.Tensor], trace: TrainingTrace) -> None:
+    """Copy the best-on-dev values back into `trainable` (`--load_best_model_at_end`) and drop the saved copy."""
+    with torch.no_grad():
+        for tensor, saved in zip(trainable, trace.best_state, strict=True):
+            tensor.copy_(saved)
+    trace.best_state = []
+
+
+def interval_losses(losses: Sequence[float], steps: int, eval_steps: int) -> dict[int, float]:
+    """The loss curve at the evaluation steps: mean training loss over each interval, keyed by its last step.
+
+    A run that diverged has NaN from the interval of its first NaN step on (it stopped there), so every run
+    of a suite reports the same steps and a late NaN is not hidden by averaging only the runs still alive.
+    """
+    ends = sorted({*range(eval_steps, steps + 1, eval_steps), steps})
+    return {end: float(np.mean(losses[start:end])) if end <= len(losses) else math.nan
+            for start, end in zip([0, *ends[:-1]], ends)}
 
 
 def _evaluate(model, scorer: OptionScorer, dev: EncodedSet, index: int, trace: TrainingTrace,

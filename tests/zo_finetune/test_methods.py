@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import math
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from methods.zo_finetune.baselines.zero_shot import ZeroShot  # noqa: E402
 from methods.zo_finetune.method import FineTuneInputs  # noqa: E402
 from methods.zo_finetune.memory_task import measure, model_memory  # noqa: E402
 from methods.zo_finetune.qzo import QZO  # noqa: E402
+from methods.zo_finetune.training import interval_losses  # noqa: E402
 
 needs_peft = pytest.mark.skipif(importlib.util.find_spec("peft") is None,
                                 reason="LoRA needs the zo-finetune extra (peft)")
@@ -92,6 +94,21 @@ def test_learning_rate_is_chosen_on_dev(saved_model):
 def test_fp16_model_runs_qzo(saved_model):
     output, _ = run(QZO(learning_rate=1e-4, steps=2, eval_steps=1), saved_model, dtype="float16")
     assert output.predictions.shape == (16,)
+
+
+def test_a_diverged_run_is_restored_to_step_0_but_its_final_weights_answer_nothing(saved_model):
+    """What the DDC ablation measures: the best-on-dev restore hides divergence, `final_accuracy` does not."""
+    output, measured = run(QZO(learning_rate=1e6, clip=None, steps=4, eval_steps=2), saved_model, "float16")
+    zero_shot_q, _ = run(ZeroShot(quantized=True), saved_model, "float16")
+    assert measured["first_nan_step"].value <= 4 and measured["best_step"].value == 0
+    assert np.array_equal(output.predictions, zero_shot_q.predictions)
+    assert measured["final_accuracy"].value == 0 and math.isnan(measured["train_loss_at_4"].value)
+
+
+def test_the_loss_curve_is_nan_from_the_interval_a_run_diverged_in():
+    assert interval_losses([1.0, 3.0, 2.0, 2.0, 0.5], steps=5, eval_steps=2) == {2: 2.0, 4: 2.0, 5: 0.5}
+    diverged = interval_losses([1.0, 3.0, math.nan], steps=5, eval_steps=2)
+    assert diverged[2] == 2.0 and math.isnan(diverged[4]) and math.isnan(diverged[5])
 
 
 def test_memory_task_measures_a_model_folder_and_counts_a_config(saved_model):
