@@ -47,6 +47,9 @@ def summarize(values: Sequence[float], interval: str = "t", rng_seed: int = 0, r
     mean = float(finite.mean())
     if n < 2:
         return CellStats(mean, math.nan, 1, math.nan, math.nan, nonfinite)
+    if (finite == finite[0]).all():  # no spread; the float mean of equal values can be an ulp off, std then 1e-14
+        value = float(finite[0])
+        return CellStats(value, 0.0, n, value, value, nonfinite)
     std = float(finite.std(ddof=1))
     if interval == "bootstrap":
         low, high = bootstrap_interval(finite, rng_seed, resamples)

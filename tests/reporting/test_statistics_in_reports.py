@@ -64,6 +64,11 @@ def test_single_value_has_no_interval_and_nan_is_counted_not_averaged():
     assert with_nan.n == 2 and with_nan.n_nonfinite == 1 and with_nan.mean == 2.0
 
 
+def test_equal_values_have_no_spread_even_when_their_float_mean_is_an_ulp_off():
+    summary = summarize([100.0 * 0.836] * 6)  # six seeds of one zero-shot accuracy; numpy's mean is 83.60000000000001
+    assert summary.mean == 100.0 * 0.836 and summary.std == 0 and summary.ci95 == 0
+
+
 def test_bootstrap_interval_covers_the_mean():
     values = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
     low, high = bootstrap_interval(values)
