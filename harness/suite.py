@@ -231,6 +231,11 @@ class ReportBlock(_Frozen):
         default_factory=list,
         description="plots of y against x, a curve per method through its grid variants (e.g. recall vs density)",
     )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="caveats a reader needs beside the verdicts (what was measured and how it differs from the "
+                    "paper's setting), printed just before the claims",
+    )
 
     @field_validator("cell")
     @classmethod

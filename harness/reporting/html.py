@@ -22,8 +22,8 @@ Stable hooks (tests and scripts may rely on them):
   lists seeds and run ids), `.best` (bold, rank 1), `.second` (rank 2), `td.cell.missing` (not run).
   Cited rows `tbody.cited-rows > tr.cited`, cells `td.cell.cited` with `.source` and `.delta`.
 - `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`, `.statistic`,
-  `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers) and `#plots`
-  (`figure.plot > img`) only when there are some.
+  `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers), `#notes`
+  (`li.note`, the suite's `report.notes`) and `#plots` (`figure.plot > img`) only when there are some.
 """
 from __future__ import annotations
 
@@ -129,6 +129,7 @@ def render_html(data: ReportData, plots: dict[str, bytes]) -> str:
         *(_leaderboard(data, board, index) for index, board in enumerate(boards)),
         "</main>",
         _references(data),
+        _notes(data),
         _claims(data),
         _failures(data),
         _plots(plots),
@@ -261,6 +262,11 @@ def _references(data: ReportData) -> str:
     return ('<section id="references"><h2>Cited from papers (not measured here)</h2><table><thead><tr>'
             "<th>method</th><th>dataset</th><th>metric</th><th>cited</th><th>source</th><th>ours</th>"
             f"<th>Δ (ours − cited)</th></tr></thead><tbody>{rows}</tbody></table></section>")
+
+
+def _notes(data: ReportData) -> str:
+    items = "".join(f'<li class="note">{_e(note)}</li>' for note in data.suite.report.notes)
+    return f'<section id="notes"><h2>Read the results with these notes</h2><ul>{items}</ul></section>' if items else ""
 
 
 def _claims(data: ReportData) -> str:

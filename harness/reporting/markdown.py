@@ -27,7 +27,7 @@ def render_markdown(data: ReportData) -> str:
               "not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    for section in (_definitions, _ranking, _references, _claims, _bootstrap, _failures, _runs):
+    for section in (_definitions, _ranking, _references, _notes, _claims, _bootstrap, _failures, _runs):
         lines += section(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
@@ -89,6 +89,11 @@ def _references(data: ReportData) -> list[str]:
         lines.append(f"| {escape(ref.method)} | {escape(ref.dataset)} | {escape(ref.metric)} | {cited} | "
                      f"{escape(ref.source)} | {format_number(ref.measured)} | {delta} |")
     return lines + [""]
+
+
+def _notes(data: ReportData) -> list[str]:
+    notes = data.suite.report.notes
+    return ["## Read the results with these notes", "", *(f"- {escape(note)}" for note in notes), ""] if notes else []
 
 
 def _claims(data: ReportData) -> list[str]:

@@ -30,12 +30,18 @@ datasets.add(
     "diffuse distractor blocks; heads share positions and differ in temperature",
 )
 datasets.add(
+    "sparse_attention.neutral", "methods.sparse_attention.data:neutral",
+    "neutral attention patterns: smooth random content (keys per KV head, queries drawn per query head), "
+    "per-head sharpness and recency bias; no sink, lines, distractor blocks or positions shared by heads",
+)
+datasets.add(
     "sparse_attention.captured", "methods.sparse_attention.data:load_captured",
     "Q/K/V captured from a model's prefill (.npz: q [P, L, Hq, N, d], k, v [P, L, Hkv, N, d]); seed i reads prompt i",
 )
 _FIDELITY, _ACCURACY = "methods.sparse_attention.metrics", "methods.sparse_attention.long_context_metrics"
 for _module, _name, _text in (
     (_FIDELITY, "density", "fraction of the causal (query, key) pairs the mask computes"),
+    (_FIDELITY, "block_density", "fraction of the causal key blocks the mask keeps (a diagonal block counts whole)"),
     (_FIDELITY, "sparsity", "1 - density (ProxyAttn's RULER table reports sparsity)"),
     (_FIDELITY, "recall_mean", "exact attention mass inside the selected blocks, mean over heads and query rows"),
     (_FIDELITY, "recall_p1", "1st percentile over heads and query rows of the captured attention mass"),

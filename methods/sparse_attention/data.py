@@ -1,4 +1,5 @@
-"""The family's datasets: planted attention patterns (`synthetic.py`) and Q/K/V captured from a model.
+"""The family's datasets: generated attention patterns (planted, `synthetic.py`; neutral, `neutral.py`)
+and Q/K/V captured from a model.
 
 A dataset answers `cases(seed)`: the attention problems of one seed. Generated patterns draw new
 positions per seed; a capture file holds P prompts and evaluates prompt `seed % P`, so seeds
@@ -9,16 +10,20 @@ float16/float32) and optionally `layers` [L] (the model's layer indices, for the
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import torch
 
 from harness import DataError
+from methods.sparse_attention.neutral import NeutralSpec, neutral_cases
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.synthetic import PatternSpec, structured_cases
+
+Spec = TypeVar("Spec")
 
 
 class AttentionData(Protocol):
@@ -28,12 +33,15 @@ class AttentionData(Protocol):
 
 
 @dataclass(frozen=True)
-class PlantedPatterns:
-    spec: PatternSpec
-    source: str = "sparse_attention.structured"
+class GeneratedPatterns:
+    """Cases a generator draws afresh for each seed from its spec."""
+
+    spec: Any
+    draw: Callable[[Any, int], list[AttentionCase]]
+    source: str
 
     def cases(self, seed: int) -> list[AttentionCase]:
-        return structured_cases(self.spec, seed)
+        return self.draw(self.spec, seed)
 
 
 @dataclass(frozen=True)
@@ -51,19 +59,35 @@ class CapturedAttention:
                 for i, layer in enumerate(self.layers)]
 
 
-def structured(**args: object) -> PlantedPatterns:
-    """Planted patterns with `PatternSpec`'s fields as arguments (sequence length, heads, pattern strengths)."""
-    known = {f.name for f in fields(PatternSpec)}
-    unknown = sorted(set(args) - known)
+def _generator_spec(spec_type: Callable[..., Spec], args: dict[str, Any]) -> Spec:
+    """A generator's spec from a suite's `args`: unknown names and invalid values are `DataError`s."""
+    known = {f.name: f for f in fields(spec_type)}  # type: ignore[arg-type]
+    unknown = sorted(set(args) - set(known))
     if unknown:
         raise DataError(f"unknown argument {unknown[0]!r}", field=f"args.{unknown[0]}",
                         hint=f"Known: {', '.join(sorted(known))}.")
-    if "temperature_range" in args:
-        args["temperature_range"] = tuple(args["temperature_range"])  # type: ignore[arg-type]
+    args = dict(args)
+    for name, value in args.items():  # YAML gives lists where the spec holds (low, high) tuples
+        default = known[name].default
+        if isinstance(default, tuple):
+            if not isinstance(value, (list, tuple)) or len(value) != len(default):
+                raise DataError(f"argument {name!r} must be a list of {len(default)} numbers, got {value!r}",
+                                field=f"args.{name}")
+            args[name] = tuple(value)
     try:
-        return PlantedPatterns(PatternSpec(**args))  # type: ignore[arg-type]
+        return spec_type(**args)
     except ValueError as exc:
         raise DataError(str(exc), field="args") from None
+
+
+def structured(**args: object) -> GeneratedPatterns:
+    """Planted patterns with `PatternSpec`'s fields as arguments (sequence length, heads, pattern strengths)."""
+    return GeneratedPatterns(_generator_spec(PatternSpec, args), structured_cases, "sparse_attention.structured")
+
+
+def neutral(**args: object) -> GeneratedPatterns:
+    """Neutral patterns with `NeutralSpec`'s fields as arguments: nothing planted for or against a method."""
+    return GeneratedPatterns(_generator_spec(NeutralSpec, args), neutral_cases, "sparse_attention.neutral")
 
 
 def load_captured(path: Path) -> CapturedAttention:

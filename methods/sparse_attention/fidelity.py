@@ -3,6 +3,9 @@
 Definitions (shared/papers/proxyattn.md, "Small-scale reproduction plan"):
 - density: the fraction of the N(N+1)/2 causal (query, key) pairs that the mask computes (a
   diagonal block counts its causal half), so it is what compute scales with, ragged blocks included;
+- block density: the fraction of the nb(nb+1)/2 causal blocks the mask keeps (a diagonal block counts
+  whole), the count a block-sparse kernel schedules; with the diagonal kept it reads up to 1/nb above density.
+  Neither is FlexPrefill's `computational_ratio` (kept blocks over all nb^2, so dense reads ~0.5);
 - recall of a query row: the exact softmax mass that falls in the row's selected key blocks;
 - output relative error: ||O_sparse - O_dense||_F / ||O_dense||_F over all heads, where O_sparse is
   the family's one block-sparse backend (the CPU reference, so scores do not depend on the GPU).
@@ -37,6 +40,12 @@ def causal_pair_density(mask: torch.Tensor, seq_len: int, block_size: int) -> fl
     pairs.diagonal().copy_(sizes * (sizes + 1) / 2)
     computed = (mask.double().cpu() * pairs).sum(dim=(1, 2)).mean()
     return float(computed / (seq_len * (seq_len + 1) / 2))
+
+
+def causal_block_density(mask: torch.Tensor) -> float:
+    """Kept blocks over the nb(nb+1)/2 causal blocks, averaged over heads."""
+    nb = mask.shape[1]
+    return float(mask.double().sum(dim=(1, 2)).mean().cpu() / (nb * (nb + 1) / 2))
 
 
 def case_fidelity(case: AttentionCase, mask: torch.Tensor, block_size: int) -> CaseFidelity:
@@ -77,6 +86,9 @@ class FidelityEvaluation:
     def density(self) -> float:
         return float(np.mean([causal_pair_density(m, c.seq_len, self._block_size)
                               for c, m in zip(self._cases, self._masks)]))
+
+    def block_density(self) -> float:
+        return float(np.mean([causal_block_density(m) for m in self._masks]))
 
     def recall_mean(self) -> float:
         return float(self.rows.mean())

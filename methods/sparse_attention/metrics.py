@@ -11,6 +11,8 @@ def _sparsity(evaluation: FidelityEvaluation) -> float:
 
 DENSITY = Metric("density", FidelityEvaluation.density, higher_is_better=False,
                  description="fraction of the causal (query, key) pairs the mask computes")
+BLOCK_DENSITY = Metric("block_density", FidelityEvaluation.block_density, higher_is_better=False,
+                       description="fraction of the causal key blocks the mask keeps (a diagonal block counts whole)")
 SPARSITY = Metric("sparsity", _sparsity, higher_is_better=True,
                   description="1 - density, the column ProxyAttn's RULER table reports")
 RECALL_MEAN = Metric("recall_mean", FidelityEvaluation.recall_mean, higher_is_better=True,

@@ -12,6 +12,7 @@ pattern seen in real long-context heads (MInference's and ProxyAttn's analyses):
   along the sequence (FlexPrefill's block-average) is misled and token-level scores are not.
 Heads of one layer share the token positions (ProxyAttn's premise: heads share focus) and differ
 in temperature (its second premise: heads differ in sparsity), with per-head noise on top.
+So these patterns favour ProxyAttn over FlexPrefill by construction; `neutral.py` plants neither.
 """
 from __future__ import annotations
 
@@ -24,12 +25,22 @@ from methods.sparse_attention.problem import AttentionCase
 
 
 @dataclass(frozen=True)
-class PatternSpec:
+class LayerShape:
+    """What every generator draws per seed: `layers` cases of one GQA layer's Q/K/V."""
+
     seq_len: int = 4096
     q_heads: int = 8
     kv_heads: int = 2
     head_dim: int = 64
     layers: int = 2
+
+    def __post_init__(self) -> None:
+        if self.q_heads % self.kv_heads:
+            raise ValueError(f"q_heads {self.q_heads} is not a multiple of kv_heads {self.kv_heads}")
+
+
+@dataclass(frozen=True)
+class PatternSpec(LayerShape):
     sink: float = 3.0
     window: float = 2.0
     slashes: int = 2
@@ -43,14 +54,13 @@ class PatternSpec:
     noise: float = 0.35
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         content = self.head_dim - self.head_dim // 4 * 2
         if self.spans > content - 3:
             raise ValueError(f"spans: at most {content - 3} retrieval spans fit in head_dim {self.head_dim}, "
                              f"got {self.spans}")
         if self.span_len < 1 or self.seq_len < 4 * self.span_len + 64:
             raise ValueError(f"seq_len {self.seq_len} is too short for spans of {self.span_len} tokens")
-        if self.q_heads % self.kv_heads:
-            raise ValueError(f"q_heads {self.q_heads} is not a multiple of kv_heads {self.kv_heads}")
 
 
 def _unit_directions(count: int, dim: int, gen: torch.Generator) -> torch.Tensor:
@@ -59,7 +69,7 @@ def _unit_directions(count: int, dim: int, gen: torch.Generator) -> torch.Tensor
     return basis[:, :count].T.contiguous()
 
 
-def _position_features(positions: torch.Tensor, dims: int, shift: float = 0.0) -> torch.Tensor:
+def relative_position_features(positions: torch.Tensor, dims: int, shift: float = 0.0) -> torch.Tensor:
     """cos/sin features whose dot product between positions i and j is sum_f cos(w_f (i - shift - j))."""
     freqs = 1.0 / (10.0 ** (torch.arange(dims // 2, dtype=torch.float32) * 3.0 / max(dims // 2 - 1, 1)))
     angle = (positions.float()[:, None] - shift) * freqs[None, :]
@@ -76,11 +86,11 @@ def structured_case(spec: PatternSpec, name: str, gen: torch.Generator) -> Atten
 
     k = torch.zeros(n, d)
     q = torch.zeros(n, d)
-    k[:, :pos_dims] = _position_features(positions, pos_dims)
-    q[:, :pos_dims] = spec.window * scale * _position_features(positions, pos_dims)
+    k[:, :pos_dims] = relative_position_features(positions, pos_dims)
+    q[:, :pos_dims] = spec.window * scale * relative_position_features(positions, pos_dims)
     for _ in range(spec.slashes):
         offset = int(torch.randint(n // 64, n // 4, (1,), generator=gen))
-        q[:, :pos_dims] += 0.8 * spec.window * scale * _position_features(positions, pos_dims, shift=offset)
+        q[:, :pos_dims] += 0.8 * spec.window * scale * relative_position_features(positions, pos_dims, shift=offset)
 
     content_k = torch.zeros(n, d - pos_dims)
     content_q = torch.zeros(n, d - pos_dims)

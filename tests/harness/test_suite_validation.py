@@ -217,6 +217,7 @@ methods:
      "give one of std, ci95 and range, not std and range"),
     ("references: [{method: thr, dataset: x, metric: accuracy, value: 50, range: [53, 55], source: s}]",
      "value 50.0 lies outside its range [53.0, 55.0]"),
+    ("report: {notes: 'one note, not a list'}", "report.notes"),
 ])
 def test_bad_tradeoffs_matched_claims_and_references_name_the_problem(cli, write_suite, extra, message):
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
@@ -230,6 +231,9 @@ def test_tradeoffs_matched_claims_and_cited_measures_validate(cli, write_suite):
              "         {text: one variant, check: {metric: accuracy, better: 'thr[t=0.5]', than: other}}]\n"
              "references: [{method: thr, dataset: paper, metric: samples, value: 10.0, source: 'Doe, Table 1'}]")
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
+    assert code == 0, err
+    notes = REPORT_SUITE.format(extra="report: {notes: [CPU reference kernel, 'densities 0.7-0.8']}")
+    code, _, err = cli("validate", str(write_suite(notes)))
     assert code == 0, err
 
 

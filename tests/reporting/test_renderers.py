@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 from harness.reporting.csv_table import cells_frame
+from harness.reporting.html import render_html
 from harness.reporting.latex import render_latex
 from harness.reporting.load import load_report
 from harness.reporting.layout import cited_text
@@ -109,6 +110,22 @@ def test_a_reference_of_another_quantity_is_shown_without_a_difference(tmp_path)
     assert noisy.measured is not None and noisy.delta is None
     assert "| not like for like |" in render_markdown(report)
     assert cells_frame(report).query("source == 'cited' and method == 'noisy'")["delta"].isna().all()
+
+
+def test_report_notes_are_escaped_and_printed_just_before_the_claims(tmp_path):
+    suite, store = write_fixed_store(tmp_path)
+    text = suite.read_text().replace('cell: "{mean:.1f} ± {ci95:.1f}"}',
+                                     'cell: "{mean:.1f} ± {ci95:.1f}", notes: ["CPU <b>only</b>", "a|b"]}')
+    suite.write_text(text)
+    report = load_report(suite, store, root=tmp_path)
+    markdown, page = render_markdown(report), render_html(report, {})
+    assert "- CPU \\<b\\>only\\</b\\>\n- a\\|b\n" in markdown
+    assert markdown.index("## Read the results with these notes") < markdown.index("## Claims checked")
+    assert '<li class="note">CPU &lt;b&gt;only&lt;/b&gt;</li>' in page
+    assert page.index('id="notes"') < page.index('id="claims"')
+    (tmp_path / "plain").mkdir()
+    without = load_report(*write_fixed_store(tmp_path / "plain"), root=tmp_path / "plain")
+    assert "these notes" not in render_markdown(without) and 'id="notes"' not in render_html(without, {})
 
 
 @pytest.mark.parametrize("spread, text", [({"std": 1.0}, "54.00 ± 1.00 (sd)"), ({"ci95": 1.0}, "54.00 ± 1.00 (95% CI)"),

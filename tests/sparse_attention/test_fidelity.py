@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from kernels.block_layout import causal_block_mask, num_blocks
-from methods.sparse_attention.fidelity import FidelityEvaluation, case_fidelity, causal_pair_density
+from methods.sparse_attention.fidelity import (FidelityEvaluation, case_fidelity, causal_block_density,
+                                               causal_pair_density)
 from methods.sparse_attention.true_attention import block_mass, expand_kv, query_block_attention
 from tests.sparse_attention.conftest import random_case
 
@@ -52,6 +53,14 @@ def test_density_counts_causal_pairs_of_ragged_and_diagonal_blocks():
     diagonal = torch.eye(4, dtype=torch.bool)[None]
     computed = 3 * 32 * 33 / 2 + 4 * 5 / 2
     assert causal_pair_density(diagonal, n, b) == pytest.approx(computed / (n * (n + 1) / 2))
+
+
+def test_block_density_counts_causal_blocks_whole_and_exceeds_pair_density_by_under_one_over_nb():
+    n, b, nb = 1024, 64, 16
+    assert causal_block_density(causal_block_mask(2, n, b)) == pytest.approx(1.0)
+    diagonal = torch.eye(nb, dtype=torch.bool)[None]
+    assert causal_block_density(diagonal) == pytest.approx(nb / (nb * (nb + 1) / 2))
+    assert 0.5 / nb < causal_block_density(diagonal) - causal_pair_density(diagonal, n, b) < 1 / nb
 
 
 def test_recall_of_a_row_is_its_mass_in_the_selected_blocks(case):
