@@ -1,7 +1,8 @@
 """Provenance of a run: software versions, the git commit, and a hardware fingerprint.
 
 No hostname or user name is recorded: the fingerprint says what the machine *is*
-(CPU model, cores, memory, GPUs), which is what makes timings comparable.
+(CPU model, its vector instruction sets, cores, memory, GPUs), which is what makes timings
+comparable and what CPU results are reproducible on.
 """
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ from typing import Any
 
 from harness.fingerprint import digest
 
+# The CPU features torch, MKL and oneDNN choose their kernels by. A virtual machine's model name is often a
+# generic "Intel(R) Xeon(R) Processor" whatever the host, while AVX2 and AVX-512 kernels reduce in other
+# orders: PRISM's and PiCO's plg_prism answers differ between them under one run key (measured by forcing
+# ATen's AVX2 kernels on an AVX-512 host).
+VECTOR_EXTENSIONS = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512bw", "avx512vl",
+                     "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "asimd", "sve", "sve2")
 PACKAGES = ("numpy", "scipy", "pandas", "torch", "torch-geometric", "scikit-learn", "triton", "transformers")
 _SOURCE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,6 +33,7 @@ def hardware() -> dict[str, Any]:
     return {
         "machine": platform.machine(),
         "cpu": _cpu_model(),
+        "vector_extensions": _vector_extensions(),
         "cores": os.cpu_count(),
         "memory_gb": round(_total_memory_bytes() / 2**30, 1),
         "gpus": gpu_names(),
@@ -114,6 +122,23 @@ def _cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+def vector_extensions(cpuinfo: str) -> list[str]:
+    """The `VECTOR_EXTENSIONS` a /proc/cpuinfo text reports (x86 `flags` or Arm `Features`), in that order."""
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            present = set(value.split())
+            return [name for name in VECTOR_EXTENSIONS if name in present]
+    return []
+
+
+def _vector_extensions() -> list[str]:
+    try:
+        return vector_extensions(Path("/proc/cpuinfo").read_text())
+    except OSError:
+        return []
 
 
 def _total_memory_bytes() -> int:
