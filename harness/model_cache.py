@@ -3,6 +3,11 @@
 Models are trained on first use and kept outside git: `$HARNESS_MODEL_CACHE`, else
 ~/.cache/iclr26-harness/models. Workers that race train into private staging folders and rename, so a
 model folder appears whole or not at all.
+
+A recipe (config, seed and training threads) gives the same weights wherever it is trained on one kind of
+CPU (retraining zo_finetune's tiny Llama reproduced the cached weights bit for bit); the thread count is part
+of it because reductions split across threads round differently (one and two threads gave other weights).
+Kinds of CPU differ too, which the run's hardware fingerprint records.
 """
 from __future__ import annotations
 
@@ -11,18 +16,41 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from harness.errors import DataError
+from harness.fingerprint import digest
 
 CACHE_ENV = "HARNESS_MODEL_CACHE"
 PREPARE_KEYS = ("cache_dir", "seed", "num_threads", "config")  # every family's `prepare` takes these
+TRAINING_THREADS = 1  # `num_threads` when a recipe names none: never "whatever the process has"
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
     """`cache_dir`, else $HARNESS_MODEL_CACHE, else ~/.cache/iclr26-harness/models."""
     return Path(cache_dir or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "iclr26-harness" / "models")
+
+
+def recipe_digest(config: Any, seed: int, num_threads: int) -> str:
+    """The hash naming a recipe's folder: its config dataclass, seed and training thread count."""
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+        raise DataError(f"num_threads must be a positive integer, got {num_threads!r}", field="args.model.num_threads")
+    return digest({"config": asdict(config), "seed": seed, "num_threads": num_threads})
+
+
+@contextmanager
+def training_threads(num_threads: int) -> Iterator[None]:
+    """Train with `num_threads` torch threads, the caller's count restored afterwards."""
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(num_threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
 
 
 @contextmanager

@@ -17,8 +17,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
-from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish_model, training_lock
+from harness.model_cache import (
+    TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_lock, training_threads,
+)
 from methods.math_reasoning import generator
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -119,29 +120,30 @@ def skill_accuracy(model, tokenizer, count: int, seed: int, steps: tuple[int, in
     return out
 
 
-def model_dir(config: StudentConfig, seed: int, cache_dir: str | Path | None = None) -> Path:
-    return cache_root(cache_dir) / f"math-tiny-{config.architecture}-{digest({'config': asdict(config), 'seed': seed})}"
+def model_dir(config: StudentConfig, seed: int, cache_dir: str | Path | None = None,
+              num_threads: int = TRAINING_THREADS) -> Path:
+    return cache_root(cache_dir) / f"math-tiny-{config.architecture}-{recipe_digest(config, seed, num_threads)}"
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentConfig = StudentConfig(),
-            num_threads: int | None = None) -> Path:
-    """The folder of the model pre-trained with `config` and `seed`, trained and written there first if absent."""
-    root = model_dir(config, seed, cache_dir)
+            num_threads: int = TRAINING_THREADS) -> Path:
+    """The folder of the model pre-trained with `config` and `seed` on `num_threads` torch threads (part of
+    the recipe: other counts give other weights), trained and written there first if absent."""
+    root = model_dir(config, seed, cache_dir, num_threads)
     if (root / "training.json").is_file():
         return root
     with training_lock(root):
         if (root / "training.json").is_file():  # another worker trained it while this one waited
             return root
-        return _pretrain(root, config, seed, num_threads)
+        with training_threads(num_threads):
+            return _pretrain(root, config, seed, num_threads)
 
 
-def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int | None) -> Path:
+def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int) -> Path:
     import torch
 
     from methods.math_reasoning import sft
 
-    if num_threads is not None:
-        torch.set_num_threads(num_threads)
     torch.manual_seed(seed)
     started = time.perf_counter()
     tokenizer = build_tokenizer(config.vocab_size)
@@ -151,7 +153,7 @@ def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int | N
     trace = sft.train(model, tokenizer.pad_token_id, encoded, sft.SFTConfig(
         steps=config.steps, batch_size=config.batch_size, learning_rate=config.learning_rate), seed)
     record = {"config": asdict(config), "seed": seed, "train_wall_s": round(time.perf_counter() - started, 1),
-              "torch_threads": torch.get_num_threads(), "final_loss": trace.final_loss,
+              "torch_threads": num_threads, "final_loss": trace.final_loss,
               "parameters": sum(p.numel() for p in model.parameters()),
               "skill_accuracy": skill_accuracy(model, tokenizer, config.eval_examples // len(generator.SKILLS),
                                                20_000 + seed)}

@@ -44,8 +44,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish_model
+from harness.model_cache import TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_threads
 from methods.sparse_attention import ruler
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -286,33 +285,33 @@ def dense_accuracy(model, tokenizer, tasks: tuple[str, ...], lengths: tuple[int,
     return accuracy
 
 
-def model_dir(config: TrainingConfig, seed: int, cache_dir: str | Path | None = None) -> Path:
+def model_dir(config: TrainingConfig, seed: int, cache_dir: str | Path | None = None,
+              num_threads: int = TRAINING_THREADS) -> Path:
     """`<cache>/tiny-llama-<hash>/` under `harness.model_cache.cache_root(cache_dir)`."""
-    return cache_root(cache_dir) / f"tiny-llama-{digest({'config': asdict(config), 'seed': seed})}"
+    return cache_root(cache_dir) / f"tiny-llama-{recipe_digest(config, seed, num_threads)}"
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: TrainingConfig = TrainingConfig(),
-            num_threads: int | None = None) -> Path:
-    """The folder of the model trained with `config` and `seed`, trained and written there first if absent.
+            num_threads: int = TRAINING_THREADS) -> Path:
+    """The folder of the model trained with `config` and `seed` on `num_threads` torch threads, trained and
+    written there first if absent.
 
-    `harness.model_cache.publish_model` writes it, so racing workers never see half a folder. `num_threads` caps
-    torch's CPU threads (it changes the speed, not the recipe, so it is not hashed).
+    `harness.model_cache.publish_model` writes it, so racing workers never see half a folder. The thread count
+    is part of the recipe (hashed into the folder's name): other counts round the training's reductions
+    otherwise and give other weights.
     """
-    root = model_dir(config, seed, cache_dir)
+    root = model_dir(config, seed, cache_dir, num_threads)
     if (root / "training.json").is_file():
         return root
-    import torch
-
-    if num_threads is not None:
-        torch.set_num_threads(num_threads)
     started, started_cpu = time.perf_counter(), time.process_time()
     tokenizer = build_tokenizer()
-    model, final_loss = train(config, seed, tokenizer)
-    train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
-    accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
+    with training_threads(num_threads):
+        model, final_loss = train(config, seed, tokenizer)
+        train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
+        accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
     record = {"config": asdict(config), "seed": seed, "steps": config.steps, "train_wall_s": round(train_s, 1),
               "train_cpu_s": round(train_cpu_s, 1),
-              "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": torch.get_num_threads(),
+              "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": num_threads,
               "final_answer_loss": final_loss, "dense_accuracy": accuracy,
               "parameters": sum(p.numel() for p in model.parameters())}
 

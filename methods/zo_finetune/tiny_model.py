@@ -16,8 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
-from harness.fingerprint import digest
-from harness.model_cache import cache_root, publish_model
+from harness.model_cache import TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_threads
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample
 
@@ -143,31 +142,30 @@ def pretrain(config: PretrainingConfig, seed: int, tokenizer):  # -> (model, fin
     return model, loss_value
 
 
-def model_dir(config: PretrainingConfig, seed: int, cache_dir: str | Path | None = None) -> Path:
-    return cache_root(cache_dir) / f"zo-tiny-{config.architecture}-{digest({'config': asdict(config), 'seed': seed})}"
+def model_dir(config: PretrainingConfig, seed: int, cache_dir: str | Path | None = None,
+              num_threads: int = TRAINING_THREADS) -> Path:
+    return cache_root(cache_dir) / f"zo-tiny-{config.architecture}-{recipe_digest(config, seed, num_threads)}"
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: PretrainingConfig = PretrainingConfig(),
-            num_threads: int | None = None) -> Path:
-    """The folder of the model pre-trained with `config` and `seed`, trained and written there first if absent."""
-    root = model_dir(config, seed, cache_dir)
+            num_threads: int = TRAINING_THREADS) -> Path:
+    """The folder of the model pre-trained with `config` and `seed` on `num_threads` torch threads (part of
+    the recipe: other counts give other weights), trained and written there first if absent."""
+    root = model_dir(config, seed, cache_dir, num_threads)
     if (root / "training.json").is_file():
         return root
-    import torch
-
     from methods.zo_finetune.objective import OptionScorer
 
-    if num_threads is not None:
-        torch.set_num_threads(num_threads)
     started = time.perf_counter()
     tokenizer = build_tokenizer()
-    model, final_loss = pretrain(config, seed, tokenizer)
-    train_s = time.perf_counter() - started
-    scorer = OptionScorer(tokenizer)
-    accuracy = {rule: {task: scorer.accuracy(model, synthetic.examples(task, config.eval_examples, 20_000, rule))
-                       for task in config.tasks} for rule in synthetic.RULES}
+    with training_threads(num_threads):
+        model, final_loss = pretrain(config, seed, tokenizer)
+        train_s = time.perf_counter() - started
+        scorer = OptionScorer(tokenizer)
+        accuracy = {rule: {task: scorer.accuracy(model, synthetic.examples(task, config.eval_examples, 20_000, rule))
+                           for task in config.tasks} for rule in synthetic.RULES}
     record = {"config": asdict(config), "seed": seed, "train_wall_s": round(train_s, 1),
-              "torch_threads": torch.get_num_threads(), "final_loss": final_loss, "accuracy": accuracy,
+              "torch_threads": num_threads, "final_loss": final_loss, "accuracy": accuracy,
               "rule_agreement": {task: synthetic.rule_agreement(task) for task in config.tasks},
               "parameters": sum(p.numel() for p in model.parameters())}
 

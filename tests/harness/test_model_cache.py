@@ -35,3 +35,33 @@ def test_training_lock_is_exclusive_until_released(tmp_path):
         holder.join()
         fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the holder has left
     assert locked_out
+
+
+def test_a_recipe_names_its_training_threads_and_refuses_a_bad_count():
+    from dataclasses import dataclass
+
+    import pytest
+
+    from harness import DataError
+    from harness.model_cache import recipe_digest
+
+    @dataclass(frozen=True)
+    class Config:
+        width: int = 8
+
+    assert recipe_digest(Config(), 0, 1) != recipe_digest(Config(), 0, 2)
+    for bad in (0, 1.5, True, None):
+        with pytest.raises(DataError, match="num_threads"):
+            recipe_digest(Config(), 0, bad)
+
+
+def test_training_threads_restores_the_callers_thread_count():
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from harness.model_cache import training_threads
+
+    before = torch.get_num_threads()
+    with training_threads(before + 1):
+        assert torch.get_num_threads() == before + 1
+    assert torch.get_num_threads() == before

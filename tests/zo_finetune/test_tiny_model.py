@@ -29,6 +29,29 @@ def test_recipe_changes_name_a_new_folder(tmp_path):
     first = tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK), 0, tmp_path)
     assert first != tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK, data_version=2), 0, tmp_path)
     assert first != tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK), 1, tmp_path)
+    assert first != tiny_model.model_dir(tiny_model.PretrainingConfig(**QUICK), 0, tmp_path, num_threads=2)
+
+
+@pytest.mark.slow
+def test_a_recipe_retrained_in_a_fresh_cache_has_the_same_weights_whatever_the_process_threads(tmp_path):
+    """Run keys hash the recipe, not the weights, so retraining must give the weights back exactly. At
+    batch 32 one and two threads round differently (smaller batches happen not to): the recipe's count rules."""
+    import hashlib
+
+    import torch
+
+    config, previous = tiny_model.PretrainingConfig(**{**QUICK, "steps": 4, "batch_size": 32}), torch.get_num_threads()
+
+    def weights(folder: str, process_threads: int, **recipe: int) -> str:
+        torch.set_num_threads(process_threads)
+        root = tiny_model.prepare(cache_dir=tmp_path / folder, config=config, **recipe)
+        return hashlib.sha256((root / "model.safetensors").read_bytes()).hexdigest()
+
+    try:
+        first, again, two_threads = weights("a", 1), weights("b", 2), weights("c", 1, num_threads=2)
+    finally:
+        torch.set_num_threads(previous)
+    assert first == again and two_threads != first
 
 
 def test_unknown_architecture_is_a_clear_error(tokenizer):
