@@ -12,7 +12,7 @@ import torch
 from methods.graph_anomaly.apf import APFDetector
 from methods.graph_anomaly.apf.chebyshev import shifted_laplacian
 from methods.graph_anomaly.apf.encoder import DualFilterEncoder
-from methods.graph_anomaly.apf.finetune import FUSIONS, gate_regulariser
+from methods.graph_anomaly.apf.finetune import FUSIONS, FinetuneConfig, Fusion, finetune, gate_regulariser
 from methods.graph_anomaly.apf.method import normalise_features
 from methods.graph_anomaly.apf.pretrain import SUMMARIES, PretrainConfig, pretrain, summary_operator
 from methods.graph_anomaly.baselines.rayleigh import mrq_subgraph
@@ -69,6 +69,19 @@ def test_pretraining_losses_fall_on_an_injected_sbm():
     assert result.epochs_run == 80
     for losses in (result.low_losses, result.high_losses):
         assert np.mean(losses[-5:]) < np.mean(losses[:5]) - 0.2  # 2 log 2 = 1.39 at chance
+    assert result.best_loss == min(map(sum, zip(result.low_losses, result.high_losses)))
+    assert result.best_loss < 4 * math.log(2) - 0.4
+
+
+def test_gate_spread_is_zero_when_every_node_has_the_same_features():
+    """The gate reads X: identical rows give one C for all nodes (Reddit's near-uniform rows come close)."""
+    torch.manual_seed(0)
+    n, hidden = 40, 8
+    y = torch.tensor([1] * 8 + [0] * 32)
+    tuned = finetune(torch.randn(n, hidden), torch.randn(n, hidden), torch.ones(n, 5), torch.arange(n), y,
+                     torch.arange(n), y.numpy(), Fusion("gated", hidden, 5), FinetuneConfig(epochs=5))
+    assert tuned.gate_spread == pytest.approx(0.0, abs=1e-6)
+    assert tuned.gate_means[0] == pytest.approx(tuned.gate_means[1], abs=1e-6)
 
 
 def test_mrq_readout_averages_each_node_with_its_mrq_neighbours():
@@ -102,8 +115,11 @@ def test_apf_beats_random_on_the_planted_graph(planted):
     figures = ctx.to_json()
     assert {"mrq_seconds", "pretrain_seconds", "pretrain_epochs_run", "pretrain_epoch_seconds",
             "finetune_epoch_seconds", "best_epoch", "best_val_auroc", "mean_neighbours_kept",
-            "gate_mean_anomaly", "gate_mean_normal"} <= figures.keys()
+            "gate_mean_anomaly", "gate_mean_normal", "gate_spread", "pretrain_best_epoch",
+            "pretrain_best_loss"} <= figures.keys()
     assert 0 < figures["gate_mean_anomaly"]["value"] < 1
+    assert 0 < figures["gate_spread"]["value"] < 0.5
+    assert 1 <= figures["pretrain_best_epoch"]["value"] <= figures["pretrain_epochs_run"]["value"]
 
 
 def test_scores_do_not_depend_on_hidden_test_labels(planted):

@@ -103,6 +103,7 @@ class FinetuneResult:
     epochs_run: int
     seconds: float
     gate_means: tuple[float, float] | None  # mean c_i over (anomalous, normal) training nodes, gated only
+    gate_spread: float | None  # std of c_i over all nodes, gated only: ≈ 0 when the gate cannot tell nodes apart
 
 
 def finetune(
@@ -116,7 +117,7 @@ def finetune(
     optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     weight = class_weights(train_y)
     metric = SELECTION_METRICS[config.select_on]
-    best_val, best_epoch, best_scores, gate_means = -math.inf, 0, None, None
+    best_val, best_epoch, best_scores, gate_means, gate_spread = -math.inf, 0, None, None, None
     epoch = 0
     while epoch < config.epochs and epoch - best_epoch < config.patience:
         epoch += 1
@@ -139,9 +140,11 @@ def finetune(
         if best_scores is None or val > best_val:
             best_val, best_epoch, best_scores = val, epoch, scores
             if gate is not None:
-                c = gate[train_idx].mean(dim=1)
-                gate_means = (float(c[train_y == 1].mean()), float(c[train_y == 0].mean()))
+                c = gate.mean(dim=1)
+                c_train = c[train_idx]
+                gate_means = (float(c_train[train_y == 1].mean()), float(c_train[train_y == 0].mean()))
+                gate_spread = float(c.std())
     return FinetuneResult(
         scores=best_scores.cpu().numpy().astype(np.float64), best_epoch=best_epoch, best_val=best_val,
-        epochs_run=epoch, seconds=time.perf_counter() - start, gate_means=gate_means,
+        epochs_run=epoch, seconds=time.perf_counter() - start, gate_means=gate_means, gate_spread=gate_spread,
     )

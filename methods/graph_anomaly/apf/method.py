@@ -113,6 +113,8 @@ class APFDetector(Method):
             result = pretrain(encoder, x, l_hat, self.K, readout, self.pretrain_config)
             ctx.record("pretrain_seconds", result.seconds, "s", higher_is_better=False)
             ctx.record("pretrain_epochs_run", result.epochs_run, "epoch")
+            ctx.record("pretrain_best_epoch", result.best_epoch, "epoch")
+            ctx.record("pretrain_best_loss", result.best_loss, "")
             ctx.record("pretrain_epoch_seconds", result.seconds / result.epochs_run, "s", higher_is_better=False)
 
         encoder.eval()
@@ -130,6 +132,7 @@ class APFDetector(Method):
         if tuned.gate_means is not None:
             ctx.record("gate_mean_anomaly", tuned.gate_means[0], "")
             ctx.record("gate_mean_normal", tuned.gate_means[1], "")
+            ctx.record("gate_spread", tuned.gate_spread, "")
         return tuned.scores
 
 

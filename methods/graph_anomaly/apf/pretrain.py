@@ -101,6 +101,12 @@ class PretrainResult:
     def epochs_run(self) -> int:
         return len(self.low_losses)
 
+    @property
+    def best_loss(self) -> float:
+        """L_low + L_high of the kept epoch. Chance is 4 ln 2 ≈ 2.77 (each branch's discriminator
+        outputs 1/2); on Reddit it stays there, so the frozen encoder is effectively untrained."""
+        return self.low_losses[self.best_epoch - 1] + self.high_losses[self.best_epoch - 1]
+
 
 class BilinearDiscriminator(nn.Module):
     """D(z, s) = σ(zᵀWs + b) as logits, computed as ((zW) ⊙ s).sum: `nn.Bilinear` builds an
