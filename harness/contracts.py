@@ -92,6 +92,9 @@ class Method(ABC):
     """
 
     version: ClassVar[str] = "1"
+    # False: repeating a run (same run key, same hardware) may give other values; reports say so. Bump
+    # `version` instead when a change of code changes the values.
+    deterministic: ClassVar[bool] = True
 
     @abstractmethod
     def run(self, inputs: Any, ctx: "RunContext") -> Any:

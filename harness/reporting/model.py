@@ -15,6 +15,7 @@ from typing import Any
 from harness import __version__
 from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
+from harness.registry import methods as method_registry
 from harness.registry import metrics as metric_registry
 from harness.stats import CellStats, summarize
 from harness.suite import Suite
@@ -114,6 +115,7 @@ class Provenance:
     selection: str = "run keys"  # how runs were matched to the suite: "run keys", or "names" without data files
     rendered_sha: str | None = None     # the commit the report was rendered from
     rendered_dirty: bool | None = None  # whether the source tree had uncommitted changes then (reports/ aside)
+    nondeterministic: tuple[str, ...] = ()  # suite methods whose class says a repeated run may differ
 
     @property
     def rendered(self) -> str:
@@ -127,7 +129,12 @@ class Provenance:
         rendered = f"rendered at git {self.rendered}"
         return (f"suite {self.suite_file} (sha256 {self.suite_sha256[:12]}) · harness {self.harness_version} · "
                 f"{self.runs} runs (matched by {self.selection}) at git {shas}{dirty} · {rendered} · "
-                f"hardware {'; '.join(self.hardware) or 'unknown'} · {self.date}")
+                f"hardware {'; '.join(self.hardware) or 'unknown'} · {self.date}{self._nondeterministic()}")
+
+    def _nondeterministic(self) -> str:
+        if not self.nondeterministic:
+            return ""
+        return f" · may differ when repeated under one run key: {', '.join(self.nondeterministic)}"
 
 
 @dataclass(frozen=True)
@@ -214,7 +221,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
     )
     measured_seeds = tuple(sorted({r["seed"] for r in records}))
     data = ReportData(suite, tuple(methods), tuple(suite.datasets), infos, cells, references, (), failures,
-                      _provenance(suite_path, records, selection), measured_seeds, interval,
+                      _provenance(suite, suite_path, records, selection), measured_seeds, interval,
                       {r["method"]: (r.get("method_entry") or r["method"], r.get("params") or {}) for r in records},
                       tuple(records))
     return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data))})
@@ -243,7 +250,7 @@ def _measured_mean(cells: dict[tuple[str, str, str], Cell], method: str, dataset
     return variants[0].stats.mean if len(variants) == 1 else None
 
 
-def _provenance(suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
+def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
     rendered_sha, rendered_dirty = git_state()
     environments = [r.get("environment", {}) for r in records]
     hardware = {}
@@ -267,4 +274,11 @@ def _provenance(suite_path: Path, records: list[dict[str, Any]], selection: str)
         selection=selection,
         rendered_sha=rendered_sha,
         rendered_dirty=rendered_dirty,
+        nondeterministic=_nondeterministic_methods(suite),
     )
+
+
+def _nondeterministic_methods(suite: Suite) -> tuple[str, ...]:
+    """The suite's methods whose implementation declares `deterministic = False` (`harness.Method`)."""
+    return tuple(name for name, entry in suite.methods.items() if entry.impl is not None
+                 and not getattr(method_registry.get(entry.impl, suite.family), "deterministic", True))

@@ -1,0 +1,122 @@
+"""A run repeated under its run key gives the same metric values: every registered method of every family,
+run once in this process and once in a new interpreter (its own hash seed, no imports, caches or trained
+models of this one), or the method declares `deterministic = False` and its reports say so.
+
+The suites under tests/repeat_runs/ hold each method once at a size that runs in seconds; a new method gets
+a line there. The slow ones train tiny language models, anew in each repetition's model cache.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import harness
+from harness.registry import methods
+from harness.suite import load_suite
+from harness.worker import _DATA_CACHE
+
+SUITES = Path(__file__).resolve().parent / "repeat_runs"
+SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation")
+FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
+NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
+         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify"}
+
+
+def _suite_methods(name: str) -> set[str]:
+    suite, _ = load_suite(SUITES / f"{name}.yaml")
+    return {methods.resolve(entry.impl, suite.family) for entry in suite.methods.values() if entry.impl}
+
+
+def test_every_method_of_every_family_has_a_repeat_run():
+    families = {p.parent.name for p in (SUITES.parents[1] / "methods").glob("*/__init__.py")}
+    registered = {name for name in methods.names() if name.split(".", 1)[0] in families}  # plugins aside
+    covered = set().union(*(_suite_methods(name) for name in (*FAST, *SLOW)))
+    assert len(families) >= 6 and sorted(registered - covered) == []
+
+
+def _caches(root: Path) -> dict[str, str]:
+    """Where a repetition keeps what it generates and trains, so that neither sees the other's."""
+    return {"HARNESS_MODEL_CACHE": str(root / "models"), "HARNESS_DRIVING_CACHE": str(root / "driving")}
+
+
+def _in_new_interpreter(names: tuple[str, ...], root: Path) -> None:
+    """Run each suite into `root/<name>.sqlite` from a fresh Python process."""
+    script = ("import sys, harness\n"
+              "suites, root = sys.argv[1], sys.argv[2]\n"
+              "for name in sys.argv[3:]:\n"
+              "    harness.run(f'{suites}/{name}.yaml', store=f'{root}/{name}.sqlite', executor='inline')\n")
+    env = {**os.environ, **_caches(root), "PYTHONHASHSEED": "random"}
+    done = subprocess.run([sys.executable, "-c", script, str(SUITES), str(root), *names], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _here(name: str, root: Path, monkeypatch: pytest.MonkeyPatch) -> pd.DataFrame:
+    """The suite run in this process, its data and models made anew."""
+    for variable, value in _caches(root).items():
+        monkeypatch.setenv(variable, value)
+    _DATA_CACHE.clear()
+    return harness.run(SUITES / f"{name}.yaml", store=root / f"{name}.sqlite", executor="inline")
+
+
+def _stored(name: str, root: Path) -> pd.DataFrame:
+    """The suite's runs stored under `root` (all of them are: nothing runs again)."""
+    return harness.run(SUITES / f"{name}.yaml", store=root / f"{name}.sqlite", executor="inline")
+
+
+@pytest.fixture(scope="module")
+def fresh_fast(tmp_path_factory) -> Path:
+    """The fast suites, run once from a new interpreter together (one interpreter start for all)."""
+    root = tmp_path_factory.mktemp("fresh")
+    available = tuple(name for name in FAST if _importable(NEEDS.get(name)))
+    _in_new_interpreter(available, root)
+    return root
+
+
+def _importable(module: str | None) -> bool:
+    if module is None:
+        return True
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+def _assert_same_metrics(name: str, here: pd.DataFrame, fresh: pd.DataFrame) -> None:
+    assert set(here["status"]) == {"ok"} == set(fresh["status"]), here[["method", "status", "error"]].to_string()
+    suite, _ = load_suite(SUITES / f"{name}.yaml")
+    declared = {label for label, entry in suite.methods.items()
+                if not methods.get(methods.resolve(entry.impl, suite.family)).deterministic}
+    columns = [c for c in here.columns if c.startswith("metric.")]
+    assert sorted(here["run_key"]) == sorted(fresh["run_key"])
+    fresh = fresh.set_index("run_key")
+    differing = []
+    for _, row in here.iterrows():
+        again = fresh.loc[row["run_key"]]
+        for column in columns:
+            a, b = row[column], again[column]
+            if not (a == b or (pd.isna(a) and pd.isna(b))) and row["method"] not in declared:
+                differing.append(f"{row['method']} {column}: {a!r} then {b!r}")
+    assert not differing, "\n".join(differing)
+
+
+@pytest.mark.parametrize("name", FAST)
+def test_a_repeated_run_gives_the_same_metrics(name, fresh_fast, tmp_path, monkeypatch):
+    if not _importable(NEEDS.get(name)):
+        pytest.skip(f"{NEEDS[name]} is absent")
+    _assert_same_metrics(name, _here(name, tmp_path, monkeypatch), _stored(name, fresh_fast))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW)
+def test_a_repeated_run_that_trains_its_model_gives_the_same_metrics(name, tmp_path, monkeypatch):
+    if not _importable(NEEDS.get(name)):
+        pytest.skip(f"{NEEDS[name]} is absent")
+    _in_new_interpreter((name,), tmp_path / "fresh")
+    _assert_same_metrics(name, _here(name, tmp_path / "here", monkeypatch), _stored(name, tmp_path / "fresh"))
