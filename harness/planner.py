@@ -2,7 +2,9 @@
 
 Each run gets a `run_key` hashing everything that changes its answer (task, method
 name + version + resolved parameters, dataset fingerprint, metric versions, seed,
-harness major version), so a stored run is recognised and skipped on the next `run`.
+harness major version, and the thread count when it is not 1), so a stored run is
+recognised and skipped on the next `run`. The machine is not hashed: the record's
+hardware fingerprint says which kind of CPU or GPU computed the answer.
 """
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
                         "task": task, "method": impl or "predictions", "version": version, "params": run_params,
                         "predictions": file_sha256(Path(predictions_file)) if predictions_file else None,
                         "dataset": dataset.fingerprint, "seed": seed, "harness": HARNESS_MAJOR,
-                    }
+                    } | _threads(suite)
                     scoring = {"names": metric_names, "versions": metric_versions}
                     run = RunSpec(
                         run_key=digest(execution | {"metrics": scoring}), exec_key=digest(execution),
@@ -94,6 +96,13 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
     if not runs:
         raise source.error(("matrix",), "the suite plans no runs", hint="Check matrix include/exclude rules.")
     return runs
+
+
+def _threads(suite: Suite) -> dict[str, int]:
+    """Threads split CPU reductions otherwise (PRISM on ENZYMES, 10 epochs: 31.7 % on 1 thread, 30.0 % on 2), so
+    a count other than 1 enters the key; 1, the default, stays out: keys planned before threads counted hold."""
+    threads = suite.defaults.threads
+    return {} if threads == 1 else {"threads": threads}
 
 
 def check_split(suite: Suite, source: YamlSource, name: str) -> None:
