@@ -22,7 +22,7 @@ from methods.partial_label_graph.graphs import GraphSet
 
 @dataclass(frozen=True)
 class PartialLabelInputs:
-    """What a method may see. `train_true_y` is read by the supervised upper bound alone;
+    """What a method may see. `train_true_y` is read by the supervised reference alone;
     every partial-label method is tested to be blind to it."""
 
     graphs: GraphSet            # labels hidden (y = -1)

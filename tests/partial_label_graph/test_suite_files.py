@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from harness.runner import plan_suite
+from harness.suite import load_suite
 from methods.partial_label_graph.motifs import motif_graphs
 from tests.partial_label_graph.conftest import write_tu_raw
 
@@ -69,3 +71,11 @@ def test_a_changed_candidate_file_means_new_runs(write_suite, data_root):
     path = data_root / "candidates.txt"
     path.write_text(path.read_text().replace("1, 2", "1, 3", 1))
     assert plan_suite(suite, data_root)[1][0].run_key != first
+
+
+def test_the_full_suite_tunes_every_method_alike_and_lets_validation_choose():
+    """plg_prism_full's protocol: one learning-rate grid for every method, claims choosing on validation."""
+    suite, _ = load_suite(Path(__file__).parents[2] / "suites" / "plg_prism_full.yaml")
+    grids = {name: entry.params.get("lr") for name, entry in suite.methods.items()}
+    assert set(map(tuple, grids.values())) == {(0.01, 0.001, 0.0001)}, grids
+    assert {claim.check.select_by for claim in suite.claims} == {"best_val_accuracy"}
