@@ -157,7 +157,10 @@ def _plan(args: argparse.Namespace) -> int:
 
     _load_plugins(args)
     suite, planned = plan_suite(args.suite, args.data_root)
-    stored = Store(args.store).stored_statuses() if args.store.exists() else {}
+    stored: dict[str, str] = {}
+    if args.store.exists():
+        with Store(args.store, read_only=True) as store:
+            stored = store.stored_statuses(r.run_key for r in planned)
     print(f"{'run_key':<16}  {'method':<28} {'dataset':<16} {'seed':>4}  stored")
     for run in planned:
         print(f"{run.run_key:<16}  {run.method:<28} {run.dataset.name:<16} {run.seed:>4}  {stored.get(run.run_key, '-')}")
@@ -217,7 +220,7 @@ def _export(args: argparse.Namespace) -> int:
     from harness.results import export_frame
     from harness.store import Store
 
-    with Store(args.store, create=False) as store:
+    with Store(args.store, read_only=True) as store:
         frame = export_frame(store.records(suite=args.suite))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.format == "parquet":

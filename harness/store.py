@@ -2,25 +2,22 @@
 
 Each row keeps the full run record as JSON (schema: `harness/record.py`) plus indexed
 columns for lookups. The file is stamped with an application id and a schema version,
-so a foreign or newer database is refused instead of being written into.
+so a foreign or newer database is refused instead of being written into (`store_open`).
 """
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.errors import StoreError
 from harness.record import RECORD_SCHEMA_VERSION
+from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
 if TYPE_CHECKING:
     from harness.planner import RunSpec
 
-APPLICATION_ID = 0x48524E53  # "HRNS"
 DEFAULT_STORE = Path(".harness") / "results.sqlite"
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     run_key     TEXT PRIMARY KEY,
@@ -38,23 +35,17 @@ CREATE INDEX IF NOT EXISTS runs_by_suite ON runs (suite, method, dataset);
 
 
 class Store:
-    """A harness results database; use as a context manager."""
+    """A harness results database; use as a context manager.
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
+    `read_only` opens an existing store without writing to it (plan, report, export, compare);
+    otherwise the store is created if absent and refused if damaged.
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
-        exists = self.path.exists()
-        if not exists and not create:
-            raise StoreError(f"store {self.path} does not exist", hint="Run the suite first, or pass --store.")
-        if exists:
-            _check_is_sqlite(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._check_or_init(exists)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a usable SQLite database ({exc})") from None
+        self._db = open_store_file(self.path, read_only)
+        if not read_only:
+            self._init_schema()
 
     @staticmethod
     def predictions_file(store: str | Path, suite: str, run_key: str) -> Path:
@@ -69,16 +60,7 @@ class Store:
         """
         return _artifacts_dir(self.path)
 
-    def _check_or_init(self, existed: bool) -> None:
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-        schema = self._db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if existed and (app_id != APPLICATION_ID) and tables:
-            raise StoreError(f"{self.path} is a SQLite database but not a harness results store",
-                             hint="Pass --store with another path; this file was left untouched.")
-        if schema > RECORD_SCHEMA_VERSION:
-            raise StoreError(f"{self.path} has record schema {schema}, newer than this harness reads "
-                             f"({RECORD_SCHEMA_VERSION})", hint="Upgrade the harness to read it.")
+    def _init_schema(self) -> None:
         with self._db:
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -124,7 +106,7 @@ class Store:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
 
     def integrity_ok(self) -> bool:
-        return self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return quick_check_ok(self._db)
 
     def close(self) -> None:
         self._db.close()
@@ -134,16 +116,6 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _check_is_sqlite(path: Path) -> None:
-    if path.is_dir():
-        raise StoreError(f"store {path} is a folder, not a file", hint="Pass --store with a file path.")
-    with path.open("rb") as handle:
-        header = handle.read(16)
-    if header and header != _SQLITE_MAGIC:
-        raise StoreError(f"{path} is not a harness results store (not an SQLite file)",
-                         hint="Pass --store with another path; this file was left untouched.")
 
 
 def _artifacts_dir(store: Path) -> Path:

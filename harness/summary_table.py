@@ -49,7 +49,7 @@ def _cell(group: pd.DataFrame | None, metric: str, template: str) -> str:
 
 def print_summary(suite: Suite, planned: list[RunSpec], store_path: Path) -> Path:
     """Print the table and write it into the suite's run folder; return the file's path."""
-    with Store(store_path) as store:
+    with Store(store_path, read_only=True) as store:
         text = summary_markdown(suite, planned, store)
         out = store.artifacts_dir / suite.suite / "results.md"
     out.parent.mkdir(parents=True, exist_ok=True)

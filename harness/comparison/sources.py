@@ -37,7 +37,7 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
     elif path.suffix.lower() in _EXPORT_SUFFIXES:
         frame = read_export(path)
     else:
-        with Store(path, create=False) as store:
+        with Store(path, read_only=True) as store:
             return side_of_records(store.records(suite=suite_name), source, suite_name)
     return _as_side(frame, source, suite_name)
 

@@ -35,7 +35,7 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
         selection += f", from {runs_file}"
         bootstrap = None
     else:
-        with Store(store_path, create=False) as store:
+        with Store(store_path, read_only=True) as store:
             records, methods, selection = _select(suite, source, root, store.planned_records,
                                                   lambda: list(store.records(suite=suite.suite)))
             bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
