@@ -21,6 +21,7 @@ from harness.measure import measured
 from harness.planner import RunSpec
 from harness.record import new_record, utc_now
 from harness.record_files import records_dir, write_record_file
+from harness.run_log import cap_log
 from harness.registry import datasets, methods, metrics, tasks
 
 _DATA_CACHE: OrderedDict[str, Any] = OrderedDict()
@@ -73,6 +74,7 @@ def _run(spec: RunSpec, record: dict[str, Any], artifacts: Path, log: logging.Lo
         record["device"] = ctx.device
         with measured(record["measurements"]):
             output = method.run(instance.inputs, ctx)
+        _check_memory(spec, record["measurements"]["peak_rss_mb"]["value"])
         record["measurements"].update(ctx.to_json())
         predictions = task.predictions(instance, output)
         path = artifacts / spec.suite / "predictions" / f"{spec.run_key}.parquet"
@@ -91,6 +93,14 @@ def load_dataset(spec: RunSpec) -> Any:
             _DATA_CACHE.popitem(last=False)
     _DATA_CACHE.move_to_end(key)
     return _DATA_CACHE[key]
+
+
+def _check_memory(spec: RunSpec, peak_mb: float) -> None:
+    """A peak above `resources.mem` fails the run as out of memory in every executor, as a cgroup limit
+    would; the local executor also kills a worker while it is over, but a peak between its polls escapes it."""
+    limit = spec.resources.memory_mb
+    if limit is not None and peak_mb > limit:
+        raise MemoryError(f"peak resident memory of {peak_mb:.0f} MB exceeded its resources.mem of {spec.resources.mem}")
 
 
 def _is_out_of_memory(exc: BaseException) -> bool:
@@ -134,7 +144,8 @@ def _write_atomically(frame: Any, path: Path) -> None:
 
 @contextmanager
 def _logging_to(path: Path) -> Iterator[logging.Logger]:
-    """The run's logger, and the process's stdout/stderr (C-level too), into the run's log file."""
+    """The run's logger, and the process's stdout/stderr (C-level too), into the run's log file, capped
+    once the run ends."""
     log = logging.getLogger(f"harness.run.{path.stem}")
     log.setLevel(logging.INFO)
     log.propagate = False
@@ -158,3 +169,4 @@ def _logging_to(path: Path) -> Iterator[logging.Logger]:
             os.close(saved[1])
             log.removeHandler(handler)
             handler.close()
+            cap_log(path)

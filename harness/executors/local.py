@@ -3,7 +3,9 @@
 Each worker is a fresh interpreter (spawn), pinned to one GPU via CUDA_VISIBLE_DEVICES
 when GPUs exist, and reused across runs. A run that exceeds its timeout has its
 worker killed; a worker that dies (segfault, SIGKILL, OOM killer) has its run recorded
-as crashed; either way a new worker takes its place and the suite goes on.
+as crashed; a run whose worker tree holds more resident memory than its `resources.mem`
+has the tree killed and is recorded as oom; either way a new worker takes its place and
+the suite goes on. Workers die with their coordinator, even when it is SIGKILLed.
 """
 from __future__ import annotations
 
@@ -19,15 +21,19 @@ from typing import Any
 from harness.environment import gpu_names
 from harness.errors import HarnessError
 from harness.executors.base import THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent
+from harness.executors.process_tree import die_with_parent, kill_tree, resident_mb
 from harness.planner import RunSpec
 from harness.record import failure, utc_now
 from harness.record_files import records_dir, write_record_file
+from harness.run_log import cap_log
 
-_POLL_S = 0.5
+_POLL_S = 0.1  # how often deadlines and memory are checked: a fast allocation overshoots by at most this long
 
 
-def worker_main(conn: Connection, gpu: int | None, threads: int, settings: ExecutionSettings) -> None:
+def worker_main(conn: Connection, gpu: int | None, threads: int, settings: ExecutionSettings,
+                coordinator: int) -> None:
     """A worker's loop: receive a run, execute it, send back its record; `None` ends it."""
+    die_with_parent(coordinator)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns Ctrl-C
     if gpu is not None:
         os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
@@ -41,18 +47,19 @@ def worker_main(conn: Connection, gpu: int | None, threads: int, settings: Execu
 
     for plugin in settings.plugins:
         load_plugin_file(plugin)
-    conn.send("ready")
-    while True:
-        spec = conn.recv()
-        if spec is None:
-            return
-        conn.send(execute(spec, settings.artifacts, settings.environment))
+    try:
+        conn.send("ready")
+        for spec in iter(conn.recv, None):
+            conn.send(execute(spec, settings.artifacts, settings.environment))
+    except (EOFError, BrokenPipeError):
+        return  # the coordinator is gone (where no death signal stopped us first): end quietly
 
 
 class _Worker:
     def __init__(self, mp: Any, gpu: int | None, threads: int, settings: ExecutionSettings) -> None:
         self.conn, child = mp.Pipe()
-        self.process = mp.Process(target=worker_main, args=(child, gpu, threads, settings), daemon=True)
+        self.process = mp.Process(target=worker_main, args=(child, gpu, threads, settings, os.getpid()),
+                                  daemon=True)
         self.process.start()
         child.close()
         self.gpu = gpu
@@ -76,7 +83,7 @@ class _Worker:
 
     def kill(self) -> None:
         if self.process.is_alive():
-            self.process.kill()
+            kill_tree(self.process.pid)
         self.process.join(timeout=5)
         self.conn.close()
 
@@ -123,7 +130,7 @@ class LocalExecutor(Executor):
                 if worker.spec is not None:
                     event = self._collect(worker)
                     if event is not None:
-                        if event.record["status"] in ("timeout", "crashed"):
+                        if not worker.process.is_alive():
                             self._workers[index] = self._start_worker(index, worker.spec.threads)
                         worker.spec = None
                         yield event
@@ -140,6 +147,12 @@ class LocalExecutor(Executor):
             worker.process.join(timeout=5)
             return RunEvent("finished", spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
                                                             worker.started_at))
+        limit = spec.resources.memory_mb
+        if limit is not None and (used := resident_mb(worker.process.pid)) > limit:
+            worker.kill()
+            message = (f"used {used:.0f} MB of resident memory, above its resources.mem of {spec.resources.mem}; "
+                       "its worker was killed")
+            return RunEvent("finished", spec, self._failure(spec, "oom", message, worker.started_at))
         if time.monotonic() > worker.deadline:
             worker.kill()
             message = f"exceeded the timeout of {spec.timeout:g} s; its worker was killed"
@@ -150,6 +163,7 @@ class LocalExecutor(Executor):
         from harness.worker import log_path
 
         log = log_path(self.settings.artifacts, spec)
+        cap_log(log)  # the worker that would have capped it is gone
         record = failure(spec, status, error, started_at, str(log.relative_to(self.settings.artifacts.parent)))
         record["environment"] = self.settings.environment
         write_record_file(record, records_dir(self.settings.artifacts, spec.suite))

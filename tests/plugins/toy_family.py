@@ -119,3 +119,31 @@ class VisibleDevices(Method):
 
 
 methods.add("toy.visible_devices", VisibleDevices, "toy method that reports its GPU pinning", task="toy.sign")
+
+
+class HoldMemory(Method):
+    """Makes `mb` megabytes resident (np.ones writes every page), holds them `seconds`, then returns."""
+
+    def __init__(self, mb: int = 512, seconds: float = 0.0) -> None:
+        self.mb, self.seconds = mb, seconds
+
+    def run(self, inputs, ctx):
+        block = np.ones(self.mb * 2**20, dtype=np.uint8)
+        time.sleep(self.seconds)
+        return inputs * block[0]
+
+
+class Chatty(Method):
+    """Prints `mb` megabytes of numbered 1 KiB lines, so a capped log shows which lines it kept."""
+
+    def __init__(self, mb: int = 12) -> None:
+        self.mb = mb
+
+    def run(self, inputs, ctx):
+        for line in range(self.mb * 1024):
+            print(f"line {line:08d} " + "x" * 1009)
+        return inputs
+
+
+methods.add("toy.hold_memory", HoldMemory, "toy method that holds resident memory", task="toy.sign")
+methods.add("toy.chatty", Chatty, "toy method that prints megabytes", task="toy.sign")

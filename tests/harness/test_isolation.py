@@ -1,0 +1,143 @@
+"""The local executor's isolation: memory limits, capped logs, and no worker outliving its coordinator."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from harness.run_log import cap_log
+from harness.store import Store
+from tests.conftest import TOY_PLUGIN
+from tests.harness.test_resume import _harness, _stored
+
+MEMORY_SUITE = """\
+schema_version: 1
+suite: memory
+task: toy.sign
+defaults: {seeds: [0], timeout: 60s, resources: {mem: 400M}}
+datasets: {easy: {loader: numbers}}
+metrics: [accuracy]
+methods:
+  holds: {impl: hold_memory, params: {mb: 1500, seconds: 30}}
+  fits: {impl: hold_memory, params: {mb: 20, seconds: 0}}
+"""
+
+
+def _statuses(store) -> dict[str, dict]:
+    with Store(store) as db:
+        return {r["method"]: r for r in db.records()}
+
+
+def test_a_run_holding_more_than_its_memory_limit_is_killed_as_oom_and_the_suite_goes_on(cli, write_suite, store):
+    started = time.monotonic()
+    code, _, _ = cli("run", str(write_suite(MEMORY_SUITE)), "--store", str(store))
+    assert code == 2
+    assert time.monotonic() - started < 20, "the run holding memory should be killed, not left to its timeout"
+    records = _statuses(store)
+    assert {m: r["status"] for m, r in records.items()} == {"holds": "oom", "fits": "ok"}
+    assert "above its resources.mem of 400M; its worker was killed" in records["holds"]["error"]
+
+
+def test_a_peak_above_the_memory_limit_fails_the_run_as_oom_in_every_executor(write_suite, store):
+    """The inline executor never polls, so only the check of the run's measured peak can catch it; run in a
+    fresh coordinator, whose own memory (inline, it is the run's process) is well under the limit."""
+    suite = str(write_suite(MEMORY_SUITE.replace("seconds: 30", "seconds: 0")))
+    coordinator = subprocess.run(_harness("run", suite, "--store", str(store), "--executor", "inline"),
+                                 capture_output=True, text=True, timeout=120)
+    assert coordinator.returncode == 2, coordinator.stderr
+    records = _statuses(store)
+    assert {m: r["status"] for m, r in records.items()} == {"holds": "oom", "fits": "ok"}
+    assert "exceeded its resources.mem of 400M" in records["holds"]["error"]
+
+
+CHATTY_SUITE = """\
+schema_version: 1
+suite: chatty
+task: toy.sign
+defaults: {seeds: [0]}
+datasets: {easy: {loader: numbers}}
+metrics: [accuracy]
+methods: {chatty: {impl: chatty, params: {mb: 24}}}
+"""
+
+
+def test_a_run_printing_megabytes_keeps_a_capped_log_with_its_first_and_last_lines(cli, write_suite, store):
+    assert cli("run", str(write_suite(CHATTY_SUITE)), "--store", str(store))[0] == 0
+    with Store(store) as db:
+        (record,) = db.records()
+    text = (store.parent / record["log"]).read_text()
+    assert len(text) < 11 * 2**20
+    assert "line 00000000 " in text and f"line {24 * 1024 - 1:08d} " in text
+    assert "bytes of this log were dropped" in text
+    assert "metrics:" in text  # the harness's own last line is in the kept tail
+
+
+def test_cap_log_keeps_head_and_tail_and_counts_what_it_dropped(tmp_path):
+    log = tmp_path / "run.log"
+    log.write_bytes(b"a" * 100 + b"b" * 1000 + b"c" * 100)
+    cap_log(log, head=100, tail=100)
+    head, marker, tail = log.read_bytes().split(b"\n", 2)
+    assert head == b"a" * 100 and tail == b"c" * 100
+    assert b"1000 bytes of this log were dropped" in marker
+
+
+def test_cap_log_leaves_a_small_log_alone(tmp_path):
+    log = tmp_path / "run.log"
+    log.write_bytes(b"short\n")
+    cap_log(log, head=100, tail=100)
+    assert log.read_bytes() == b"short\n"
+
+
+HANGING_SUITE = """\
+schema_version: 1
+suite: orphans
+task: toy.sign
+defaults: {seeds: [0], timeout: 10m}
+datasets: {easy: {loader: numbers}}
+metrics: [accuracy]
+methods:
+  quick: {impl: threshold}
+  hang: {impl: hang}
+"""
+
+
+def _alive(pids: list[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                alive.append(pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+@pytest.mark.slow
+def test_workers_die_quietly_with_a_sigkilled_coordinator(write_suite, store):
+    """An idle worker and one mid-run, and multiprocessing's resource tracker, all go within seconds and
+    nothing prints a traceback (the coordinator's stderr pipe only closes once every descendant is gone)."""
+    suite = str(write_suite(HANGING_SUITE))
+    coordinator = subprocess.Popen(_harness("run", suite, "--store", str(store), "--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+    logs = store.parent / f"{store.stem}-runs" / "orphans" / "logs"
+    deadline = time.monotonic() + 60
+    while (_stored(store) < 1 or len(list(logs.glob("*.log"))) < 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # let the hanging run get into its method
+    descendants = [p.pid for p in psutil.Process(coordinator.pid).children(recursive=True)]
+    assert len(descendants) >= 3, "two workers and the resource tracker"
+    os.kill(coordinator.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while _alive(descendants) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = _alive(descendants)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    _, err = coordinator.communicate(timeout=10)
+    assert survivors == []
+    assert "Traceback" not in err
