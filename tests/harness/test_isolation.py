@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -91,6 +92,27 @@ def test_cap_log_leaves_a_small_log_alone(tmp_path):
     log.write_bytes(b"short\n")
     cap_log(log, head=100, tail=100)
     assert log.read_bytes() == b"short\n"
+
+
+SPAWNING_SUITE = """\
+schema_version: 1
+suite: spawning
+task: toy.sign
+defaults: {seeds: [0], timeout: 3s}
+datasets: {easy: {loader: numbers}}
+metrics: [accuracy]
+methods: {spawns: {impl: spawn_and_hang}}
+"""
+
+
+def test_a_timed_out_run_takes_its_subprocesses_with_it(cli, write_suite, store):
+    assert cli("run", str(write_suite(SPAWNING_SUITE)), "--store", str(store))[0] == 2
+    with Store(store) as db:
+        (record,) = db.records()
+    assert record["status"] == "timeout"
+    pid = int(re.search(r"subprocess pid (\d+)", (store.parent / record["log"]).read_text()).group(1))
+    time.sleep(0.5)
+    assert _alive([pid]) == []
 
 
 HANGING_SUITE = """\

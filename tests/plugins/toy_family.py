@@ -147,3 +147,19 @@ class Chatty(Method):
 
 methods.add("toy.hold_memory", HoldMemory, "toy method that holds resident memory", task="toy.sign")
 methods.add("toy.chatty", Chatty, "toy method that prints megabytes", task="toy.sign")
+
+
+class SpawnAndHang(Method):
+    """Starts a sleeping subprocess, prints its pid, and hangs: its timeout must take the subprocess too."""
+
+    def run(self, inputs, ctx):
+        import subprocess
+        import sys
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        print(f"subprocess pid {child.pid}", flush=True)
+        time.sleep(3600)
+
+
+methods.add("toy.spawn_and_hang", SpawnAndHang, "toy method whose subprocess outlives it unless killed",
+            task="toy.sign")
