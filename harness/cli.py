@@ -1,44 +1,79 @@
 """The `harness` command. Every subcommand calls the same functions as the Python API.
 
-User mistakes (`HarnessError`) are printed as one paragraph with exit code 3, never
-as a traceback. Exit codes: 0 success, 1 a regression (`compare`, `ci`), 2 some runs
-failed, 3 bad input, 130 interrupted.
+User mistakes (`HarnessError`, and usage errors such as an unknown option) are printed
+as one paragraph with exit code 3, never as a traceback. Exit codes: 0 success, 1 a
+regression (`compare`, `ci`), 2 some runs failed, 3 bad input, 130 interrupted, 141 the
+reader of the output went away (`harness plan ... | head`), as for any Unix tool.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from harness.errors import USER_ERROR_EXIT, HarnessError
 
 if TYPE_CHECKING:
     from harness.comparison import Comparison
+    from harness.store import Store
 
 RUNS_FAILED_EXIT = 2
 INTERRUPTED_EXIT = 130
+BROKEN_PIPE_EXIT = 128 + signal.SIGPIPE
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return args.command(args)
+        code = args.command(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
     except HarnessError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USER_ERROR_EXIT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED_EXIT
+    except BrokenPipeError:
+        # What is left in stdout's buffer can never be written: point stdout at /dev/null so the
+        # interpreter's final flush does not fail again (Python's documented recipe for SIGPIPE).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits 2 on a usage mistake, but 2 means failed runs here: usage mistakes are bad input (3)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(USER_ERROR_EXIT, f"{self.prog}: error: {message}\n")
+
+
+def _at_least(minimum: int):  # noqa: ANN202 - an argparse `type`
+    """An int option that rejects values below `minimum` when parsed (`--jobs 0` once waited forever)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
     from harness import __version__
     from harness.store import DEFAULT_STORE
 
-    parser = argparse.ArgumentParser(prog="harness", description="Benchmark and evaluation harness for ICLR-2026 methods.")
+    parser = _Parser(prog="harness", description="Benchmark and evaluation harness for ICLR-2026 methods.")
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
@@ -74,13 +109,13 @@ def _parser() -> argparse.ArgumentParser:
     with_store(p)
     with_data(p)
     p.add_argument("--executor", default="local", help="inline | local (default) | ray | slurm | a registered one")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="parallel worker processes (local executor)")
+    p.add_argument("--jobs", "-j", type=_at_least(1), default=1, help="parallel worker processes (local executor)")
     p.add_argument("--force", action="store_true", help="re-run runs that are already stored")
     p.add_argument("--retry-failed", action="store_true", help="re-run stored runs that failed")
-    p.add_argument("--retries", type=int, default=0, help="re-submit a run whose worker or node was lost (ray, slurm)")
+    p.add_argument("--retries", type=_at_least(0), default=0, help="re-submit a run whose worker or node was lost (ray, slurm)")
     p.add_argument("--ray-address", default=None, help="address of a running Ray cluster (default: start a local one)")
     p.add_argument("--slurm-partition", default=None, help="default Slurm partition (methods may name their own)")
-    p.add_argument("--slurm-max-concurrent", type=int, default=64, help="cap on concurrently running array tasks")
+    p.add_argument("--slurm-max-concurrent", type=_at_least(1), default=64, help="cap on concurrently running array tasks")
     p = command("score", _score, "score predictions (bring-your-own, or stored ones under new metrics); runs nothing")
     p.add_argument("suite", type=Path)
     with_store(p)
@@ -104,7 +139,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="output folder (default: reports/<suite name> beside the store's folder)")
     p.add_argument("--format", default="md,tex,csv,html,png,pdf", help="comma-separated: md,tex,csv,html,png,pdf")
     p.add_argument("--interval", choices=["t", "bootstrap"], default="t", help="95%% interval over seeds")
-    p.add_argument("--bootstrap", type=int, default=0, metavar="N",
+    p.add_argument("--bootstrap", type=_at_least(0), default=0, metavar="N",
                    help="also compute a within-run bootstrap stderr from N resamples of each run's test samples")
     p.add_argument("--runs", type=Path, default=None, metavar="FILE",
                    help="render from this export of the suite's runs (e.g. a committed reports/<suite>/runs.csv) "
@@ -121,7 +156,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", required=True, help="a store, an export, or REF:PATH, as for `compare`")
     with_store(p)
     with_data(p)
-    p.add_argument("--jobs", "-j", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--jobs", "-j", type=_at_least(1), default=1, help="parallel worker processes")
     with_comparison_output(p)
     command("schema", _schema, "print the suite file's JSON Schema")
     command("sys-info", _sys_info, "print this machine's environment as the store records it")
@@ -222,6 +257,8 @@ def _export(args: argparse.Namespace) -> int:
 
     with Store(args.store, read_only=True) as store:
         frame = export_frame(store.records(suite=args.suite))
+        if frame.empty:
+            raise _nothing_to_export(store, args.suite)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.format == "parquet":
         frame.to_parquet(args.out, index=False)
@@ -229,6 +266,15 @@ def _export(args: argparse.Namespace) -> int:
         frame.to_csv(args.out, index=False)
     print(f"wrote {len(frame)} runs to {args.out}")
     return 0
+
+
+def _nothing_to_export(store: Store, suite: str | None) -> HarnessError:
+    """An export that would write an empty file is more likely a wrong --store or --suite than a wish."""
+    if suite is None:
+        return HarnessError(f"store {store.path} holds no runs; nothing was written", hint="Run a suite into it first.")
+    names = sorted({r["suite"] for r in store.records()})
+    return HarnessError(f"store {store.path} holds no runs of suite '{suite}'; nothing was written", field="--suite",
+                        hint=f"Give a suite's name (not its file); this store holds: {', '.join(names) or 'none'}.")
 
 
 def _ingest(args: argparse.Namespace) -> int:
@@ -240,8 +286,8 @@ def _ingest(args: argparse.Namespace) -> int:
         raise DataError(f"{args.folder} is not a folder", hint="Pass a run folder, e.g. .harness/runs/<suite>.")
     with Store(args.store) as store:
         report = ingest(args.folder, store)
-    for path, problem in report.corrupt:
-        print(f"skipped corrupt record file {path}: {problem}", file=sys.stderr)
+    for warning in report.warnings():
+        print(warning, file=sys.stderr)
     print(report.summary())
     return 0
 
