@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,8 @@ from harness.fingerprint import digest, file_sha256
 from harness.registry import datasets, methods, metrics, tasks
 from harness.suite import MethodEntry, Resources, Suite
 from harness.yaml_source import YamlSource
+
+MAX_GRID_POINTS = 10_000  # per method entry: far above any paper's sweep, far below a plan that never ends
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ def _resolve_dataset(suite: Suite, source: YamlSource, name: str, root: Path) ->
         exc.file = exc.file or source.path
         exc.line = exc.line or source.position(("datasets", name, "args"))[0]
         raise
+    except (OSError, ValueError) as exc:  # e.g. /proc/self: a folder whose files cannot be read for the fingerprint
+        raise source.error(("datasets", name, "args"), f"dataset '{name}': its files cannot be read ({exc})",
+                           hint="Point the path argument at a regular data file, or a folder of them.") from None
 
 
 def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEntry) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
@@ -135,6 +141,10 @@ def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEn
     grid_axes = {k: v for k, v in entry.params.items() if isinstance(v, list)}
     fixed = {k: v for k, v in entry.params.items() if not isinstance(v, list)}
     defaults = _constructor_defaults(cls)
+    points = math.prod(len(values) for values in grid_axes.values())
+    if points > MAX_GRID_POINTS:
+        raise source.error(("methods", name, "params"), f"the grid has {points:,} points, over {MAX_GRID_POINTS:,}",
+                           hint="Give the list-valued parameters fewer values, or split the entry.")
     for point in itertools.product(*grid_axes.values()):
         chosen = dict(zip(grid_axes, point)) | fixed
         unknown = sorted(set(chosen) - set(defaults)) if not _takes_kwargs(cls) else []
@@ -223,16 +233,19 @@ def _predictions_file(source: YamlSource, entry: MethodEntry, method: str, datas
     """The predictions file of one BYO run; relative templates are relative to the suite file."""
     if entry.predictions is None:
         return None
-    try:
-        relative = entry.predictions.format(method=method, dataset=dataset, seed=seed)
-    except (KeyError, IndexError, ValueError) as exc:
-        raise source.error(("methods", method, "predictions"), f"bad path template ({exc})",
-                           hint="Use only {method}, {dataset} and {seed}.") from None
-    path = Path(relative)
+    path = Path(entry.predictions.format(method=method, dataset=dataset, seed=seed))  # checked by the schema
     path = path if path.is_absolute() else source.path.parent / path
-    if not path.is_file():
+    if not _is_file(path):
         raise HarnessError(f"predictions file {path} does not exist", file=source.path,
                            line=source.position(("methods", method, "predictions"))[0],
                            field=f"methods.{method}.predictions",
                            hint="Write one Parquet file per (method, dataset, seed) at the template's path.")
     return str(path.absolute())
+
+
+def _is_file(path: Path) -> bool:
+    """`Path.is_file`, false too for a name longer than the system allows (it raises ENAMETOOLONG)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

@@ -8,17 +8,34 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (AllowInfNan, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, ValidationError,
+                      field_validator, model_validator)
 
 from harness.errors import RegistryError, SuiteError
+from harness.format_templates import check_template
+from harness.measure import HARDWARE_MEASURES
 from harness.registry import datasets, methods, metrics, tasks
 from harness.yaml_source import YamlSource, load_yaml
 
 SCHEMA_VERSION = 1
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$")
 _UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, None: 1.0}
+MAX_DURATION_S = 30 * 24 * 3600.0  # a month: more is a typo, and infinite waits never time out (the coordinator spins)
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not true or false")
+    return value
+
+
+# Numbers as YAML gives them: no booleans (`true` is not 1), no NaN or infinity, integers that fit SQLite's 64 bits.
+# A float may be text: YAML 1.1 reads 6.65e9 (no dot) as a string.
+Seed = Annotated[StrictInt, Field(ge=0, lt=2**63)]
+Count = Annotated[StrictInt, Field(le=1024)]
+Number = Annotated[float, BeforeValidator(_not_bool), AllowInfNan(False)]
 
 
 def parse_duration(value: Any) -> float:
@@ -32,8 +49,8 @@ def parse_duration(value: Any) -> float:
         if not match:
             raise ValueError(f"'{value}' is not a duration; write e.g. 90, '90s', '20m' or '2h'")
         seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if seconds <= 0:
-        raise ValueError("a duration must be positive")
+    if not 0 < seconds <= MAX_DURATION_S:  # also refuses NaN
+        raise ValueError(f"a duration must be positive and at most {MAX_DURATION_S / 3600:.0f}h, not {str(value):.20}")
     return seconds
 
 
@@ -43,6 +60,7 @@ class _Frozen(BaseModel):
 
 _MEMORY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT])B?\s*$", re.IGNORECASE)
 _MEMORY_MB = {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+MAX_MEMORY_MB = 1024 * 1024 * 1024  # 1024T: larger sizes overflow the byte counts of rlimits and schedulers
 
 
 def memory_mb(text: str) -> int:
@@ -50,14 +68,17 @@ def memory_mb(text: str) -> int:
     match = _MEMORY.match(text)
     if not match:
         raise ValueError(f"'{text}' is not a memory size; write e.g. '512M', '8G' or '1T'")
-    return max(1, int(float(match.group(1)) * _MEMORY_MB[match.group(2).upper()]))
+    megabytes = float(match.group(1)) * _MEMORY_MB[match.group(2).upper()]
+    if not megabytes <= MAX_MEMORY_MB:  # also refuses infinity, what a 400-digit size parses to
+        raise ValueError(f"memory size '{text:.20}' is larger than 1024T")
+    return max(1, int(megabytes))
 
 
 class Resources(_Frozen):
     """What one run needs; honoured by every executor (local pins GPUs, Ray reserves, Slurm requests)."""
 
-    gpus: int = Field(0, ge=0)
-    cpus: int = Field(1, ge=1)
+    gpus: Count = Field(0, ge=0)
+    cpus: Count = Field(1, ge=1)
     mem: str | None = Field(None, description="memory, e.g. '8G'")
     time: str | None = Field(None, description="wall-clock limit on a cluster, e.g. '2h'")
     partition: str | None = Field(None, description="Slurm partition for this method")
@@ -86,10 +107,10 @@ class Resources(_Frozen):
 
 
 class Defaults(_Frozen):
-    seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
+    seeds: list[Seed] = Field(default_factory=lambda: [0], min_length=1)
     device: Literal["auto", "cpu", "cuda"] = "auto"
     timeout: float = Field(1800.0, description="seconds, or a string like '20m'")
-    threads: int = Field(1, ge=1, description="torch/BLAS threads per run")
+    threads: Count = Field(1, ge=1, description="torch/BLAS threads per run")
     resources: Resources = Field(default_factory=Resources)
 
     _timeout = field_validator("timeout", mode="before")(lambda v: parse_duration(v))
@@ -123,6 +144,13 @@ class MethodEntry(_Frozen):
     )
     resources: Resources | None = None
 
+    @field_validator("predictions")
+    @classmethod
+    def _path_template(cls, template: str | None) -> str | None:
+        if template is not None:
+            check_template(template, {"method": "m", "dataset": "d", "seed": 0})
+        return template
+
     @model_validator(mode="after")
     def _impl_or_predictions(self) -> "MethodEntry":
         if (self.impl is None) == (self.predictions is None):
@@ -155,10 +183,10 @@ class Reference(_Frozen):
     method: str
     dataset: str
     metric: str
-    value: float
-    std: float | None = Field(None, ge=0, description="the paper's ± when it is a standard deviation")
-    ci95: float | None = Field(None, ge=0, description="the paper's ± when it is a 95% CI half-width")
-    range: tuple[float, float] | None = Field(None, description="[low, high] when the paper gives a range; "
+    value: Number
+    std: Number | None = Field(None, ge=0, description="the paper's ± when it is a standard deviation")
+    ci95: Number | None = Field(None, ge=0, description="the paper's ± when it is a 95% CI half-width")
+    range: tuple[Number, Number] | None = Field(None, description="[low, high] when the paper gives a range; "
                                                                "`value` is then the figure the difference uses")
     source: str = Field(min_length=1, description="where it is cited from, e.g. 'APF, Table 1'")
     comparable: bool = Field(
@@ -241,10 +269,9 @@ class ReportBlock(_Frozen):
     @classmethod
     def _known_fields(cls, template: str) -> str:
         try:
-            template.format(mean=1.0, std=1.0, ci95=1.0, ci_low=1.0, ci_high=1.0, n=3)
-        except (KeyError, ValueError, IndexError) as exc:
-            raise ValueError(f"cell template {template!r} is invalid ({exc}); "
-                             "use the fields mean, std, ci95, ci_low, ci_high, n, or 'auto'") from None
+            check_template(template, {"mean": 1.0, "std": 1.0, "ci95": 1.0, "ci_low": 1.0, "ci_high": 1.0, "n": 3})
+        except ValueError as exc:
+            raise ValueError(f"cell template {exc}; or write 'auto'") from None
         return template
 
     @field_validator("cells")
@@ -259,8 +286,8 @@ class ReportBlock(_Frozen):
 
 class RegressionRule(_Frozen):
     metric: str
-    max_drop: float | None = Field(None, ge=0)
-    max_ratio: float | None = Field(None, gt=0)
+    max_drop: Number | None = Field(None, ge=0)
+    max_ratio: Number | None = Field(None, gt=0)
 
     @model_validator(mode="after")
     def _one_tolerance(self) -> "RegressionRule":
@@ -289,6 +316,13 @@ class Suite(_Frozen):
     claims: list[Claim] = Field(default_factory=list)
     report: ReportBlock = Field(default_factory=ReportBlock)
     regression: Regression = Field(default_factory=Regression)
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _integer_version(cls, value: Any) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):  # `true` and 1.0 equal 1 to a Literal
+            raise ValueError("not the integer 1")
+        return value
 
     @property
     def family(self) -> str:
@@ -368,6 +402,12 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
                     raise source.error(("matrix", block, index, axis), f"'{value}' is not a {axis} of this suite",
                                        hint=f"Known: {', '.join(sorted(known[axis]))}.")
     metric_names = set(suite.metrics)
+    ruled = [*suite.metrics, *HARDWARE_MEASURES, *suite.report.measures]
+    for index, rule in enumerate(suite.regression.rules):
+        if rule.metric not in ruled:
+            raise source.error(("regression", "rules", index, "metric"), f"'{rule.metric}' is neither a metric of "
+                               "this suite, a hardware measure nor one of its report measures, so `compare` would "
+                               "refuse the rule", hint=f"Rules can name: {', '.join(ruled)}.")
     for index, ref in enumerate(suite.references):
         if ref.metric not in metric_names | set(suite.report.measures):
             raise source.error(("references", index, "metric"), f"metric '{ref.metric}' is neither in this suite's "
@@ -415,7 +455,8 @@ def _resolve(source: YamlSource, loc: tuple[Any, ...], resolve: Any) -> str:
     try:
         return resolve()
     except RegistryError as exc:
-        raise source.error(loc, exc.message, hint=exc.hint) from None
+        raise source.error(loc, exc.message, hint=f"{exc.hint} To use your own, register it in a Python file and "
+                                                  "pass that file with --plugin FILE.py.") from None
 
 
 def json_schema() -> dict[str, Any]:

@@ -3,6 +3,12 @@
 PyYAML's `safe_load` forgets positions and silently keeps the last of two equal keys;
 composing the node tree first gives us both the line of each field (for error
 messages) and a refusal of duplicate keys (e.g. two methods with one name).
+
+A suite is plain data, so before anything is built the event stream is checked for what
+would exhaust the stack or memory, or run constructors a suite never needs: explicit tags
+(`!!python/...`, `!foo`, `!!binary`), nesting deeper than `MAX_DEPTH`, an alias inside the
+block it names (a cycle), and aliases that expand the file far past its own size (a
+"billion laughs": 342 bytes that would build 1.5 GB).
 """
 from __future__ import annotations
 
@@ -15,6 +21,9 @@ import yaml
 from harness.errors import SuiteError
 
 Location = tuple[Any, ...]
+
+MAX_DEPTH = 64              # suites nest 5 or 6 levels; the composer recurses per level
+ALIAS_BUDGET = 100_000      # values + characters aliases may add beyond the file's own size
 
 
 @dataclass
@@ -49,7 +58,17 @@ def load_yaml(path: str | Path) -> YamlSource:
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"cannot read the suite file ({exc})", file=path) from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        _check_events(text, path)
+        loader = _SuiteLoader(text)
+        try:
+            node = loader.get_single_node()
+            source = YamlSource(path, None)
+            if node is not None:
+                source.positions[()] = (node.start_mark.line + 1, node.start_mark.column + 1)
+                _record_positions(node, (), source)
+                source.data = loader.construct_document(node)
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
@@ -58,21 +77,73 @@ def load_yaml(path: str | Path) -> YamlSource:
             file=path,
             line=mark.line + 1 if mark else None,
             column=mark.column + 1 if mark else None,
-            hint="Check the indentation and quoting around this position.",
+            hint="Quote the value if it is meant as text." if isinstance(exc, yaml.constructor.ConstructorError)
+            else "Check the indentation and quoting around this position.",
         ) from None
-    source = YamlSource(path, None)
-    if node is None:
-        return source
-    source.positions[()] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    _record_positions(node, (), source)
-    source.data = yaml.safe_load(text)
     return source
+
+
+class _SuiteLoader(yaml.SafeLoader):
+    """The safe loader, with a value it cannot build (a date like 2020-13-45, an integer of 5,000 digits)
+    reported at its position instead of escaping as a bare ValueError."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise yaml.constructor.ConstructorError(None, None, f"cannot read this value ({exc})",
+                                                    node.start_mark) from None
+
+
+def _check_events(text: str, path: Path) -> None:
+    """Refuse tags, deep nesting, cyclic aliases and alias blow-up while streaming events, before any node
+    exists. A value weighs 1 plus its length; an alias weighs what its anchor expanded to."""
+    weights: dict[str, int] = {}
+    open_blocks: list[tuple[str | None, int]] = []      # (anchor, expanded weight before this block)
+    total = 0
+    limit = len(text) + ALIAS_BUDGET
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            if any(anchor == event.anchor for anchor, _ in open_blocks):
+                raise _refusal(path, event, f"alias '*{event.anchor}' lies inside the block it names, a cycle",
+                               "Point the alias at a block that does not contain it.")
+            total += weights.get(event.anchor, 1)  # an undefined alias is reported by the composer
+        elif isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            if event.tag is not None:
+                tag = event.tag.replace("tag:yaml.org,2002:", "!!")
+                raise _refusal(path, event, f"YAML tag '{tag}' is not allowed in a suite file",
+                               "Suites are plain data: remove the tag, and quote the value if it must be text.")
+            if isinstance(event, yaml.ScalarEvent):
+                total += 1 + len(event.value)
+                if event.anchor is not None:
+                    weights[event.anchor] = 1 + len(event.value)
+                continue
+            if len(open_blocks) >= MAX_DEPTH:
+                raise _refusal(path, event, f"blocks nest deeper than {MAX_DEPTH} levels",
+                               "Flatten the structure; a suite needs a few levels.")
+            open_blocks.append((event.anchor, total))
+            total += 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, before = open_blocks.pop()
+            if anchor is not None:
+                weights[anchor] = total - before
+        if total > limit:
+            raise _refusal(path, event, f"anchors and aliases expand this file past {limit:,} values and "
+                           "characters (a 'billion laughs')", "Alias only small blocks, and not aliases of aliases.")
+
+
+def _refusal(path: Path, item: yaml.Event | yaml.Node, message: str, hint: str) -> SuiteError:
+    mark = item.start_mark
+    return SuiteError(message, file=path, line=mark.line + 1, column=mark.column + 1, hint=hint)
 
 
 def _record_positions(node: yaml.Node, loc: Location, source: YamlSource) -> None:
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _refusal(source.path, key_node, "a key must be a name or a number, not a list or a mapping",
+                               "Write the key as plain text.")
             key = key_node.value
             child = loc + (key,)
             if key in seen:

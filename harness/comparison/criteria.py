@@ -5,7 +5,8 @@ registry, found through the suite file when one is given, else through each run'
 `metric_names`. Without a rule a quality metric gets `max_drop: 0`: any drop counts, so
 the significance test over seeds is the only gate (with one seed per side, any drop is a
 regression; write a rule to allow for noise). Hardware figures (time, memory) depend on
-the machine, so they are compared only when a rule names them, and only on one hardware.
+the machine, so they are compared only when a rule names them, and only on one hardware; so are
+the figures a suite's report lists under `measures` (e.g. prefill_ms), lower being better.
 """
 from __future__ import annotations
 
@@ -53,12 +54,13 @@ def criteria(frames: Sequence[pd.DataFrame], suite: Suite | None = None) -> list
             continue
         rule = rules.get(name, RegressionRule(metric=name, max_drop=DEFAULT_MAX_DROP))
         found.append(Criterion(name, f"metric.{name}", metric.higher_is_better, hardware, rule))
-    for name in HARDWARE_MEASURES:
+    measures = [*HARDWARE_MEASURES, *(suite.report.measures if suite else [])]
+    for name in measures:
         if name in rules and name not in registered:
             found.append(Criterion(name, f"measure.{name}", False, True, rules[name]))
     unknown = sorted(set(rules) - {c.metric for c in found})
     if unknown:
-        known = ", ".join([*registered, *HARDWARE_MEASURES])
+        known = ", ".join([*registered, *measures])
         raise ComparisonError(f"regression rule(s) name {', '.join(unknown)}, which no run measures",
                               field="regression.rules", hint=f"Rules can name: {known}.")
     return found

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -45,7 +46,7 @@ def toy(write_suite):
 
 def put_runs(path, specs: list[RunSpec], accuracy: Callable[[RunSpec], float] = lambda s: 70.0 + s.seed,
              failed: Callable[[RunSpec], bool] = lambda s: False, hardware: str = "hw-a",
-             wall_s: float = 1.0) -> str:
+             wall_s: float = 1.0, measures: dict[str, float] | None = None) -> str:
     """Store one finished toy run per spec, as the runner would, with the given outcome."""
     with Store(path) as store:
         for spec in specs:
@@ -54,8 +55,9 @@ def put_runs(path, specs: list[RunSpec], accuracy: Callable[[RunSpec], float] = 
             if failed(spec):
                 record.update(status="failed", error="ValueError: planted failure")
             else:
+                figures = {"wall_s": wall_s} | (measures or {})
                 record.update(status="ok", metrics={"accuracy": accuracy(spec)},
-                              measurements={"wall_s": {"value": wall_s, "unit": "s"}})
+                              measurements={name: {"value": value, "unit": "s"} for name, value in figures.items()})
             store.put(record)
     return str(path)
 
@@ -210,11 +212,23 @@ def test_unreadable_side_is_a_user_error(cli, toy, tmp_path, make_side, message)
 
 
 def test_rule_naming_a_metric_no_run_measures_is_a_user_error(cli, toy, tmp_path):
-    suite, specs = toy(rules="[{metric: acuracy, max_drop: 1.0}]")
+    suite, specs = toy(rules="[{metric: accuracy, max_drop: 1.0}]")
     store = put_runs(tmp_path / "store.sqlite", specs)
+    Path(suite).write_text(Path(suite).read_text().replace("metric: accuracy,", "metric: acuracy,"))
     code, _, err = cli("compare", store, store, "--suite", suite)
-    assert code == 3 and "regression.rules: regression rule(s) name acuracy, which no run measures" in err
+    assert code == 3 and f"{suite}:" in err and "regression.rules.0.metric: 'acuracy' is neither a metric" in err
     assert "accuracy, wall_s" in err
+
+
+def test_rule_may_name_a_figure_the_report_measures(cli, toy, tmp_path):
+    """`validate` accepts a rule on a report measure (sparse_attention_speed's prefill_ms), so `compare` must too."""
+    suite, specs = toy()
+    text = Path(suite).read_text().replace("rules: []", "rules: [{metric: prefill_ms, max_ratio: 1.2}]")
+    Path(suite).write_text(text + "report: {measures: [prefill_ms]}\n")
+    base = put_runs(tmp_path / "base.sqlite", specs, measures={"prefill_ms": 10.0})
+    cand = put_runs(tmp_path / "cand.sqlite", specs, measures={"prefill_ms": 20.0})
+    code, out, _ = cli("compare", base, cand, "--suite", suite)
+    assert code == 1 and "regressed" in out and "prefill_ms" in out
 
 
 def test_metric_of_no_loaded_family_is_a_user_error(cli, toy, tmp_path):
