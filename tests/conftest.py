@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.dataset_files import data_root as harness_data_root
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,11 +30,9 @@ _interpret_triton_without_cuda()
 
 
 def data_root() -> Path:
-    """HARNESS_DATA_ROOT if set, else the shared data folder beside the checkout, else ./data."""
-    if os.environ.get("HARNESS_DATA_ROOT"):
-        return Path(os.environ["HARNESS_DATA_ROOT"])
-    shared = REPO.parent / "shared" / "data"
-    return shared if shared.is_dir() else REPO / "data"
+    """The CLI's own data root ($HARNESS_DATA_ROOT, else ./data): a test skipping for want of a file and
+    `harness run` failing for want of it look in one place."""
+    return harness_data_root()
 
 
 def interruptible(command: list[str], **kwargs) -> subprocess.Popen:  # noqa: ANN003
