@@ -17,7 +17,9 @@ from typing import Any
 from harness.record import RECORD_SCHEMA_VERSION, STATUSES
 from harness.store import Store
 
-_REQUIRED = ("run_key", "run_id", "suite", "method", "dataset", "seed", "status", "finished_at")
+_TEXT_FIELDS = ("run_key", "run_id", "suite", "method", "dataset", "status", "finished_at")
+_REQUIRED = (*_TEXT_FIELDS, "seed")
+_SEED_LIMIT = 2**63  # the store's seed column is a 64-bit SQLite integer
 
 
 def records_dir(artifacts: Path, suite: str) -> Path:
@@ -52,6 +54,10 @@ class IngestReport:
         return (f"{len(self.added)} runs ingested, {self.duplicates} already stored, "
                 f"{len(self.corrupt)} corrupt files skipped, {self.partial} partial writes ignored")
 
+    def warnings(self) -> list[str]:
+        """One line per skipped file, naming it, so the user can inspect or delete it."""
+        return [f"skipped corrupt record file {path}: {problem}" for path, problem in self.corrupt]
+
 
 def ingest(folder: Path, store: Store) -> IngestReport:
     """Store every record file under `folder` not stored yet; idempotent, never raises on a bad file.
@@ -73,7 +79,7 @@ def ingest(folder: Path, store: Store) -> IngestReport:
             continue
         try:
             record = _read(path)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested thousands deep
             report.corrupt.append((path, str(exc)))
             continue
         previous = stored.get(record["run_key"])
@@ -94,8 +100,17 @@ def _read(path: Path) -> dict[str, Any]:
     missing = [k for k in _REQUIRED if k not in record]
     if missing:
         raise ValueError(f"missing field(s) {', '.join(missing)}")
-    if record.get("record_version", 0) > RECORD_SCHEMA_VERSION:
-        raise ValueError(f"record version {record['record_version']} is newer than this harness reads")
+    wrong = [k for k in _TEXT_FIELDS if not isinstance(record[k], str)]
+    if wrong:
+        raise ValueError(f"field(s) {', '.join(wrong)} are not text")
+    seed = record["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < _SEED_LIMIT:
+        raise ValueError(f"seed {str(seed):.40} is not an integer in [0, 2^63)")
+    version = record.get("record_version", 0)
+    if not isinstance(version, int):
+        raise ValueError(f"record version {str(version):.40} is not an integer")
+    if version > RECORD_SCHEMA_VERSION:
+        raise ValueError(f"record version {version} is newer than this harness reads")
     if record["status"] not in STATUSES:
         raise ValueError(f"unknown status '{record['status']}'")
     if path.name != record_file_name(record):

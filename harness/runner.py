@@ -73,6 +73,8 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
         picked_up = ingest(records_dir(store.artifacts_dir.absolute(), suite.suite), store)
         if picked_up.added or picked_up.corrupt:
             print(f"run folder: {picked_up.summary()}", file=sys.stderr)
+        for warning in picked_up.warnings():
+            print(warning, file=sys.stderr)
         todo = runs_to_execute(planned, store.stored_statuses(r.run_key for r in planned), options)
         outcome = RunOutcome(suite, planned, executed=0, failed=0)
         if not todo:
