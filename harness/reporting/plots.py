@@ -15,7 +15,7 @@ from harness.reporting.model import Cell, ReportData  # noqa: E402
 
 
 def figures(data: ReportData) -> dict[str, Figure]:
-    """Every plot the report has, keyed by a file-safe name."""
+    """Every plot the report has, keyed by its name (which can hold a method's name: `file_safe` it for a file)."""
     out = {f"bars_{data.main_metric}": bar_chart(data, data.main_metric)}
     for entry, axis in grid_axes(data).items():
         out[f"curve_{entry}_{axis}"] = parameter_curve(data, data.main_metric, entry, axis)

@@ -9,6 +9,7 @@ import io
 from pathlib import Path
 
 from harness.errors import HarnessError
+from harness.file_names import file_safe
 from harness.reporting.model import ReportData
 
 FORMATS = ("md", "tex", "csv", "html", "png", "pdf")
@@ -63,12 +64,13 @@ def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> 
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
         pngs[name] = buffer.getvalue()
+        png, pdf = (out / f"{file_safe(name)}.{suffix}" for suffix in ("png", "pdf"))
         if "png" in save:
-            (out / f"{name}.png").write_bytes(pngs[name])
-            written.append(out / f"{name}.png")
+            png.write_bytes(pngs[name])
+            written.append(png)
         if "pdf" in save:
-            figure.savefig(out / f"{name}.pdf", metadata={"Creator": None, "Producer": None, "CreationDate": None})
-            written.append(out / f"{name}.pdf")
+            figure.savefig(pdf, metadata={"Creator": None, "Producer": None, "CreationDate": None})
+            written.append(pdf)
         plt.close(figure)
     return pngs
 

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
+from harness.file_names import file_safe
 from harness.model_cache import (
     TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_lock, training_threads,
 )
@@ -122,7 +123,8 @@ def skill_accuracy(model, tokenizer, count: int, seed: int, steps: tuple[int, in
 
 def model_dir(config: StudentConfig, seed: int, cache_dir: str | Path | None = None,
               num_threads: int = TRAINING_THREADS) -> Path:
-    return cache_root(cache_dir) / f"math-tiny-{config.architecture}-{recipe_digest(config, seed, num_threads)}"
+    recipe = recipe_digest(config, seed, num_threads)
+    return cache_root(cache_dir) / file_safe(f"math-tiny-{config.architecture}-{recipe}")  # a suite sets the architecture
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentConfig = StudentConfig(),

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
+from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_threads
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample
@@ -144,7 +145,8 @@ def pretrain(config: PretrainingConfig, seed: int, tokenizer):  # -> (model, fin
 
 def model_dir(config: PretrainingConfig, seed: int, cache_dir: str | Path | None = None,
               num_threads: int = TRAINING_THREADS) -> Path:
-    return cache_root(cache_dir) / f"zo-tiny-{config.architecture}-{recipe_digest(config, seed, num_threads)}"
+    recipe = recipe_digest(config, seed, num_threads)
+    return cache_root(cache_dir) / file_safe(f"zo-tiny-{config.architecture}-{recipe}")  # a suite sets the architecture
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: PretrainingConfig = PretrainingConfig(),
