@@ -8,16 +8,17 @@ that cleaning changed in a file is reported with `warnings.warn`, one line per f
 from __future__ import annotations
 
 import warnings
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from harness import DataError
+from harness.array_files import read_npz
 from methods.graph_anomaly.injection import check_injection_args, inject_outliers
 from methods.graph_anomaly.task import Graph
 
 _SCHEMA_HINT = "See shared/data/graphs/PROVENANCE.md for the schema: x [N, F], edge_index [2, E], y [N]."
+_NPZ_HINT = "Write it with numpy.savez or numpy.savez_compressed. " + _SCHEMA_HINT
 
 
 def simple_undirected(edge_index: np.ndarray, num_nodes: int) -> np.ndarray:
@@ -90,11 +91,11 @@ def graph_from_arrays(name: str, x: np.ndarray, edge_index: np.ndarray, y: np.nd
 
 def load_npz(path: Path, name: str | None = None) -> Graph:
     """A graph from a plain `.npz` archive (no pickles), checked against the schema in PROVENANCE.md."""
-    with _open_npz(path) as archive:
-        x = _numeric_array(archive, "x", path)
-        edge_index = _numeric_array(archive, "edge_index", path)
-        y = _numeric_array(archive, "y", path)
-        stored_name = _stored_name(archive, path)
+    archive = read_npz(path, _NPZ_HINT)
+    x = _numeric_array(archive, "x", path)
+    edge_index = _numeric_array(archive, "edge_index", path)
+    y = _numeric_array(archive, "y", path)
+    stored_name = _stored_name(archive, path)
     x, edge_index, y = check_arrays(x, edge_index, y, path)
     return graph_from_arrays(name or stored_name or Path(path).stem, x, edge_index, y, Path(path))
 
@@ -117,10 +118,10 @@ def load_injected(
     cliques) is read off the shipped `inj_cora.pt`: every edge it adds to Cora joins two of
     its 70 structural nodes (bit 1 of its y), and each of them gains at most 9 new neighbours.
     """
-    with _open_npz(path) as archive:
-        x = _numeric_array(archive, "x", path)
-        edge_index = _numeric_array(archive, "edge_index", path)
-        stored_name = _stored_name(archive, path)
+    archive = read_npz(path, _NPZ_HINT)
+    x = _numeric_array(archive, "x", path)
+    edge_index = _numeric_array(archive, "edge_index", path)
+    stored_name = _stored_name(archive, path)
     x, edge_index, _ = check_arrays(x, edge_index, None, path)
     check_injection_args(x.shape[0], num_contextual, num_structural, clique_size, candidates)  # ValueError
     base = graph_from_arrays("", x, edge_index, np.zeros(x.shape[0], dtype=np.int64), Path(path))
@@ -131,29 +132,11 @@ def load_injected(
     return Graph(name=label, x=x, edge_index=simple_undirected(edges, x.shape[0]), y=y)
 
 
-def _open_npz(path: Path) -> np.lib.npyio.NpzFile:
-    hint = "Write it with numpy.savez or numpy.savez_compressed, without object arrays."
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except ValueError:  # NumPy tries to unpickle whatever is neither a zip archive nor a .npy file
-        raise DataError("is not a readable .npz archive (neither zip nor .npy)", file=path, hint=hint) from None
-    except (OSError, EOFError, zipfile.BadZipFile) as exc:
-        raise DataError(f"is not a readable .npz archive ({exc})", file=path, hint=hint) from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise DataError("holds a single .npy array, not an .npz archive", file=path, hint=_SCHEMA_HINT)
-    return archive
-
-
-def _numeric_array(archive: np.lib.npyio.NpzFile, key: str, path: Path) -> np.ndarray:
-    if key not in archive.files:
-        present = ", ".join(sorted(archive.files)) or "none"
+def _numeric_array(archive: dict[str, np.ndarray], key: str, path: Path) -> np.ndarray:
+    if key not in archive:
+        present = ", ".join(sorted(archive)) or "none"
         raise DataError(f"array is missing (the archive holds: {present})", file=path, field=key, hint=_SCHEMA_HINT)
-    try:
-        array = archive[key]
-    except (OSError, ValueError, zipfile.BadZipFile) as exc:
-        raise DataError(
-            f"cannot be read ({exc})", file=path, field=key, hint="Store it as a plain numeric array.",
-        ) from None
+    array = archive[key]
     if array.dtype.kind not in "biuf":
         raise DataError(
             f"has dtype {array.dtype}, not a numeric one", file=path, field=key, hint="Store it as a numeric array.",
@@ -161,8 +144,8 @@ def _numeric_array(archive: np.lib.npyio.NpzFile, key: str, path: Path) -> np.nd
     return array
 
 
-def _stored_name(archive: np.lib.npyio.NpzFile, path: Path) -> str | None:
-    if "name" not in archive.files:
+def _stored_name(archive: dict[str, np.ndarray], path: Path) -> str | None:
+    if "name" not in archive:
         return None
     value = archive["name"]
     if value.ndim != 0 or value.dtype.kind != "U":

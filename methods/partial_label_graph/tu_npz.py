@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from harness import DataError
+from harness.array_files import read_npz
 from methods.partial_label_graph.graphs import GraphSet
 from methods.partial_label_graph.tu import SCHEMA_HINT, tu_graph_set
 
@@ -19,18 +18,14 @@ def load_tu_npz(
     `candidates_path`: a text file of candidate sets, one line per graph (candidates.py);
     the npz stores classes 0 .. C-1, so candidates are written as those class ids.
     """
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as exc:
-        raise DataError(f"is not a readable .npz archive ({exc})", file=path, hint=SCHEMA_HINT) from None
-    with archive:
-        missing = [k for k in ("edge_index", "graph_ptr", "x", "y") if k not in archive.files]
-        if missing:
-            raise DataError(f"array is missing (the archive holds: {', '.join(sorted(archive.files))})",
-                            file=path, field=missing[0], hint=SCHEMA_HINT)
-        edge_index, ptr, x, y = (archive[k] for k in ("edge_index", "graph_ptr", "x", "y"))
-        node_labels = archive["node_labels"] if "node_labels" in archive.files else None
-        stored_name = str(archive["name"]) if "name" in archive.files else None
+    archive = read_npz(path, SCHEMA_HINT)
+    missing = [k for k in ("edge_index", "graph_ptr", "x", "y") if k not in archive]
+    if missing:
+        raise DataError(f"array is missing (the archive holds: {', '.join(sorted(archive))})",
+                        file=path, field=missing[0], hint=SCHEMA_HINT)
+    edge_index, ptr, x, y = (archive[k] for k in ("edge_index", "graph_ptr", "x", "y"))
+    node_labels = archive.get("node_labels")
+    stored_name = str(archive["name"]) if "name" in archive else None
     return tu_graph_set(
         path, name or stored_name or Path(path).stem, x, node_labels, edge_index, ptr, y,
         features=features, standardize=standardize, candidates_path=candidates_path,

@@ -19,11 +19,13 @@ import numpy as np
 import torch
 
 from harness import DataError
+from harness.array_files import read_npz
 from methods.sparse_attention.neutral import NeutralSpec, neutral_cases
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.synthetic import PatternSpec, structured_cases
 
 Spec = TypeVar("Spec")
+_CAPTURE_HINT = "A capture file is an .npz holding q [P, L, Hq, N, d], k and v [P, L, Hkv, N, d]."
 
 
 class AttentionData(Protocol):
@@ -93,15 +95,10 @@ def neutral(**args: object) -> GeneratedPatterns:
 def load_captured(path: Path) -> CapturedAttention:
     """A capture file (see the module docstring); every problem is named with the file and the array."""
     path = Path(path)
-    try:
-        with np.load(path) as file:
-            arrays = {name: file[name] for name in file.files}
-    except (OSError, ValueError) as exc:
-        raise DataError(f"cannot read as .npz: {exc}", file=path) from None
+    arrays = read_npz(path, _CAPTURE_HINT)
     missing = [name for name in ("q", "k", "v") if name not in arrays]
     if missing:
-        raise DataError(f"capture file lacks array(s) {missing}", file=path,
-                        hint="It holds q [P, L, Hq, N, d], k and v [P, L, Hkv, N, d].")
+        raise DataError(f"capture file lacks array(s) {missing}", file=path, hint=_CAPTURE_HINT)
     q, k, v = arrays["q"], arrays["k"], arrays["v"]
     if q.ndim != 5 or k.shape != v.shape or k.ndim != 5 or q.shape[:2] != k.shape[:2] or q.shape[3:] != k.shape[3:]:
         raise DataError(f"arrays have shapes q {q.shape}, k {k.shape}, v {v.shape}; expected q [P, L, Hq, N, d] and "
