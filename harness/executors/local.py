@@ -27,7 +27,9 @@ from harness.record import failure, utc_now
 from harness.record_files import records_dir, write_record_file
 from harness.run_log import cap_log
 
-_POLL_S = 0.1  # how often deadlines and memory are checked: a fast allocation overshoots by at most this long
+# How often a busy worker's memory is looked at: listing a process tree reads all of /proc (about 2 ms
+# here), and a fast allocation can overshoot `resources.mem` for at most this long.
+_POLL_S = 0.25
 
 
 def worker_main(conn: Connection, gpu: int | None, threads: int, settings: ExecutionSettings,
@@ -67,6 +69,7 @@ class _Worker:
         self.spec: RunSpec | None = None
         self.started_at = ""
         self.deadline = 0.0
+        self.memory_checked_at = 0.0
 
     def check_ready(self) -> None:
         """Timeouts start once a worker is ready, so a slow interpreter start never eats a run's time."""
@@ -80,6 +83,17 @@ class _Worker:
         self.spec, self.started_at = spec, utc_now()
         self.deadline = time.monotonic() + spec.timeout
         self.conn.send(spec)
+
+    def resident_mb_over_limit(self) -> float | None:
+        """The worker tree's resident MB when above its run's `resources.mem`, looked at once per _POLL_S."""
+        assert self.spec is not None
+        limit = self.spec.resources.memory_mb
+        now = time.monotonic()
+        if limit is None or now < self.memory_checked_at + _POLL_S:
+            return None
+        self.memory_checked_at = now
+        used = resident_mb(self.process.pid)
+        return used if used > limit else None
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -147,8 +161,7 @@ class LocalExecutor(Executor):
             worker.process.join(timeout=5)
             return RunEvent("finished", spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
                                                             worker.started_at))
-        limit = spec.resources.memory_mb
-        if limit is not None and (used := resident_mb(worker.process.pid)) > limit:
+        if (used := worker.resident_mb_over_limit()) is not None:
             worker.kill()
             message = (f"used {used:.0f} MB of resident memory, above its resources.mem of {spec.resources.mem}; "
                        "its worker was killed")
