@@ -206,21 +206,20 @@ def _plan(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from harness.runner import RunOptions, run_suite
-    from harness.summary_table import print_summary
 
     options = RunOptions(store=args.store, executor=args.executor, jobs=args.jobs, force=args.force,
                          retry_failed=args.retry_failed, data_root=args.data_root, plugins=tuple(args.plugin),
                          retries=args.retries, ray_address=args.ray_address, slurm_partition=args.slurm_partition,
                          slurm_max_concurrent=args.slurm_max_concurrent)
     outcome = run_suite(args.suite, options)
-    skipped = len(outcome.planned) - outcome.executed
-    print(f"suite {outcome.suite.suite}: {outcome.executed} runs executed ({outcome.failed} failed), "
-          f"{skipped} {'not run (interrupted)' if outcome.interrupted else 'already stored'}")
+    print(outcome.summary())
+    from harness.summary_table import print_summary  # scipy and pandas: imported once the runs are done
+
     print_summary(outcome.suite, outcome.planned, args.store)
     if outcome.interrupted:
         print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
         return INTERRUPTED_EXIT
-    return RUNS_FAILED_EXIT if outcome.failed else 0
+    return RUNS_FAILED_EXIT if outcome.any_failed else 0
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -324,8 +323,7 @@ def _ci(args: argparse.Namespace) -> int:
     if comparison is None:
         print("interrupted: finished runs are stored; run the same command again to resume", file=sys.stderr)
         return INTERRUPTED_EXIT
-    print(f"suite {outcome.suite.suite}: {outcome.executed} runs executed ({outcome.failed} failed), "
-          f"{len(outcome.planned) - outcome.executed} already stored")
+    print(outcome.summary())
     return _emit_comparison(comparison, args)
 
 

@@ -20,6 +20,7 @@ from harness import HARNESS_MAJOR
 from harness.dataset_files import ResolvedDataset, resolve_dataset
 from harness.errors import DataError, HarnessError
 from harness.fingerprint import digest, file_sha256
+from harness.record import new_run_id
 from harness.registry import datasets, methods, metrics, tasks
 from harness.suite import MethodEntry, Resources, Suite
 from harness.yaml_source import YamlSource
@@ -49,6 +50,9 @@ class RunSpec:
     timeout: float
     threads: int
     resources: Resources = field(default_factory=Resources)
+    # This execution's id: a fresh one per plan, so two coordinators (or a rerun) never share a log or
+    # predictions file; not part of the run's identity.
+    run_id: str = field(default_factory=new_run_id, compare=False)
 
     @property
     def cell(self) -> tuple[str, str, int]:

@@ -34,6 +34,11 @@ RECORD_SCHEMA_VERSION = 1
 STATUSES = ("ok", "failed", "timeout", "oom", "crashed")
 
 
+def new_run_id() -> str:
+    """A unique id for one execution of a run (or one scoring of it): names its record, log and predictions files."""
+    return uuid.uuid4().hex[:12]
+
+
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -44,7 +49,7 @@ def new_record(spec: "RunSpec", started_at: str) -> dict[str, Any]:
         "record_version": RECORD_SCHEMA_VERSION,
         "run_key": spec.run_key,
         "exec_key": spec.exec_key,
-        "run_id": uuid.uuid4().hex[:12],
+        "run_id": spec.run_id,
         "suite": spec.suite,
         "task": spec.task,
         "method": spec.method,

@@ -1,15 +1,20 @@
-"""The coordinator of `harness run`: plan, skip what is stored, execute, store each result.
+"""The coordinator of `harness run`: plan, skip what is stored, claim, execute, store each result.
 
-It is the only writer of the store: one transaction per finished run, so killing it at
-any moment loses at most the runs in flight, and a rerun picks up the rest.
+It writes one transaction per finished run, so killing it at any moment loses at most the
+runs in flight, and a rerun picks up the rest. Several coordinators may share one store:
+each claims runs a few at a time (`claims.py`) and executes only its own, waits for those a
+live peer holds, and counts the ones a peer stored, so every run is executed once.
 """
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.claims import Claimant, RunClaims, heartbeat
 from harness.dataset_files import data_root
 from harness.environment import environment
 from harness.errors import DataError
@@ -39,6 +44,9 @@ class RunOptions:
     slurm_max_concurrent: int = 64
 
 
+_PEER_POLL_S = 0.5  # how often a coordinator looks again at runs a peer holds
+
+
 @dataclass
 class RunOutcome:
     suite: Suite
@@ -46,6 +54,20 @@ class RunOutcome:
     executed: int
     failed: int
     interrupted: bool = False
+    by_peers: int = 0          # runs another coordinator on the store executed meanwhile
+    by_peers_failed: int = 0
+
+    def summary(self) -> str:
+        """The line `run` and `ci` print: what this command executed, what peers did, what was stored before."""
+        rest = len(self.planned) - self.executed - self.by_peers
+        peers = (f"{self.by_peers} executed by another coordinator ({self.by_peers_failed} failed), "
+                 if self.by_peers else "")
+        return (f"suite {self.suite.suite}: {self.executed} runs executed ({self.failed} failed), {peers}"
+                f"{rest} {'not run (interrupted)' if self.interrupted else 'already stored'}")
+
+    @property
+    def any_failed(self) -> bool:
+        return bool(self.failed or self.by_peers_failed)
 
 
 def load_plugins(plugins: tuple[str, ...]) -> None:
@@ -67,7 +89,6 @@ def runs_to_execute(planned: list[RunSpec], stored: dict[str, str], options: Run
 
 def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
     load_plugins(options.plugins)
-    executors.resolve(options.executor)  # a misspelt executor fails now, even when nothing is left to run
     suite, planned = plan_suite(suite_path, options.data_root)
     with Store(options.store) as store:
         picked_up = ingest(records_dir(store.artifacts_dir.absolute(), suite.suite), store)
@@ -81,25 +102,86 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
             return outcome
         check_datasets(todo)
         executor = _executor(options, store)
-        for spec in todo:
-            executor.submit(spec)
         progress = Progress(len(todo), len(planned) - len(todo), live=options.live_progress)
+        shared = SharedRuns(todo, store, store.claims(Claimant.this_process()), outcome, progress)
         try:
-            for event in executor.events():
-                if event.kind == "started":
-                    progress.started(event.spec)
-                    continue
-                record: dict[str, Any] = event.record  # type: ignore[assignment]
-                store.put(record)
-                outcome.executed += 1
-                outcome.failed += record["status"] != "ok"
-                progress.finished(event.spec, record)
+            with heartbeat(store.path, shared.claims.claimant):
+                _execute(shared, executor)
         except KeyboardInterrupt:
             executor.cancel()
             outcome.interrupted = True
         finally:
+            shared.claims.release()
             progress.close()
     return outcome
+
+
+class SharedRuns:
+    """The runs this coordinator still needs from a store it may share: claimed a window at a time,
+    and counted (not run) once a peer has stored them."""
+
+    def __init__(self, todo: list[RunSpec], store: Store, claims: RunClaims, outcome: RunOutcome,
+                 progress: Progress) -> None:
+        self.waiting = {spec.run_key: spec for spec in todo}
+        stored = store.stored_runs()
+        self.seen = {key: stored[key][0] if key in stored else None for key in self.waiting}
+        self.store, self.claims, self.outcome, self.progress = store, claims, outcome, progress
+        self.held = 0  # runs a live peer holds, at the last claim
+
+    def claim(self, limit: int | None) -> list[RunSpec]:
+        """Up to `limit` (None: every) waiting runs, now leased to us; peers' finished runs are counted."""
+        if not self.waiting:
+            return []
+        runs = [(key, spec.run_id) for key, spec in self.waiting.items()]
+        result = self.claims.claim(runs, self.seen, len(runs) if limit is None else limit)
+        for record in self.store.records(result.done) if result.done else ():
+            spec = self.waiting.pop(record["run_key"])
+            self.outcome.by_peers += 1
+            self.outcome.by_peers_failed += record["status"] != "ok"
+            self.progress.finished(spec, record, elsewhere=True)
+        self.held = len(result.held)
+        return [self.waiting.pop(key) for key in result.claimed]
+
+    def store_result(self, spec: RunSpec, record: dict[str, Any]) -> None:
+        self.store.put(record)
+        self.claims.release([spec.run_key])
+        self.outcome.executed += 1
+        self.outcome.failed += record["status"] != "ok"
+        self.progress.finished(spec, record)
+
+    def give_back(self, specs: Iterable[RunSpec]) -> None:
+        """Runs an executor ended without finishing: still ours, claimed again next round."""
+        self.waiting.update((spec.run_key, spec) for spec in specs)
+
+
+def _execute(shared: SharedRuns, executor: Executor) -> None:
+    """Rounds of: claim a window of runs, execute them (topping the window up as runs finish), store
+    each result; when a peer holds every run still needed, wait for it."""
+    window = None if executor.queues_remotely else max(1, executor.settings.jobs)
+    waiting_said = False
+    while shared.waiting:
+        in_flight = {spec.run_key: spec for spec in shared.claim(window)}
+        if not in_flight:
+            if shared.waiting:  # a live peer holds every run still needed
+                if not waiting_said:
+                    print(f"waiting for {shared.held} runs that another coordinator on this store is executing",
+                          file=sys.stderr)
+                    waiting_said = True
+                time.sleep(_PEER_POLL_S)
+            continue
+        for spec in in_flight.values():
+            executor.submit(spec)
+        for event in executor.events():
+            if event.kind == "started":
+                shared.progress.started(event.spec)
+                continue
+            shared.store_result(event.spec, event.record)  # type: ignore[arg-type]
+            in_flight.pop(event.spec.run_key, None)
+            if window is not None:
+                for spec in shared.claim(window - len(in_flight)):
+                    in_flight[spec.run_key] = spec
+                    executor.submit(spec)
+        shared.give_back(in_flight.values())
 
 
 def check_datasets(runs: list[RunSpec]) -> None:

@@ -8,7 +8,6 @@ names it in `rescored_from`.
 from __future__ import annotations
 
 import copy
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,7 +58,7 @@ def rescore(spec: RunSpec, original: dict[str, Any], store_dir: Path) -> dict[st
     metric_objects = {name: metrics.get(full) for name, full in spec.metrics.items()}
     record = copy.deepcopy(original)
     record.update(
-        run_key=spec.run_key, run_id=uuid.uuid4().hex[:12],
+        run_key=spec.run_key, run_id=spec.run_id,
         metric_names=spec.metrics, metric_versions=spec.metric_versions,
         metrics=task.score(instance, predictions, metric_objects),
         rescored_from=original["run_id"], finished_at=utc_now(),

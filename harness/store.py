@@ -1,16 +1,19 @@
-"""The results store: one SQLite file (WAL), one row per run key, written by the coordinator.
+"""The results store: one SQLite file (WAL), one row per run key, written by the coordinators.
 
 Each row keeps the full run record as JSON (schema: `harness/record.py`) plus indexed
 columns for lookups. The file is stamped with an application id and a schema version,
 so a foreign or newer database is refused instead of being written into (`store_open`).
+Coordinators sharing a store lease the runs they execute in its `claims` table (`claims.py`).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.claims import LEASE_S, SCHEMA as CLAIMS_SCHEMA, Claimant, RunClaims
 from harness.record import RECORD_SCHEMA_VERSION
 from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
@@ -47,11 +50,6 @@ class Store:
         if not read_only:
             self._init_schema()
 
-    @staticmethod
-    def predictions_file(store: str | Path, suite: str, run_key: str) -> Path:
-        """Where a worker wrote a run's predictions table, for reports that read them back."""
-        return _artifacts_dir(Path(store)) / suite / "predictions" / f"{run_key}.parquet"
-
     @property
     def artifacts_dir(self) -> Path:
         """Where this store's run folders (logs, predictions, record files) live: `<name>-runs/` beside it.
@@ -62,7 +60,7 @@ class Store:
 
     def _init_schema(self) -> None:
         with self._db:
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA)
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
 
@@ -101,6 +99,10 @@ class Store:
         """
         planned = list(planned)
         return as_planned(planned, self.records(spec.run_key for spec in planned))
+
+    def claims(self, claimant: Claimant, lease_s: float = LEASE_S, clock: Callable[[], float] = time.time) -> RunClaims:
+        """`claimant`'s leases on runs of this store, shared with every coordinator that writes it."""
+        return RunClaims(self._db, claimant, lease_s, clock)
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]

@@ -53,19 +53,25 @@ def execute(spec: RunSpec, artifacts: Path, environment: dict[str, Any]) -> dict
 
 
 def log_path(artifacts: Path, spec: RunSpec) -> Path:
-    return artifacts / spec.suite / "logs" / f"{spec.run_key}.log"
+    return execution_file(artifacts, spec, "logs", ".log")
+
+
+def execution_file(artifacts: Path, spec: RunSpec, folder: str, suffix: str) -> Path:
+    """A file of this execution of `spec`, named by run key and run id: two executions of one run (two
+    coordinators, a `--force` rerun) never write one file, and a record names only its own execution's files."""
+    return artifacts / spec.suite / folder / f"{spec.run_key}.{spec.run_id}{suffix}"
 
 
 def _run(spec: RunSpec, record: dict[str, Any], artifacts: Path, log: logging.Logger) -> None:
-    import pandas as pd
-
     task = tasks.get(spec.task)()
     data = load_dataset(spec)
     instance = task.instance(data, spec.dataset.split, spec.seed)
     metric_objects = {name: metrics.get(full) for name, full in spec.metrics.items()}
     if spec.predictions_file is not None:
-        predictions = pd.read_parquet(spec.predictions_file)
+        from harness.prediction_files import score_predictions_file
+
         record["device"] = "none (scored predictions)"
+        record["metrics"] = score_predictions_file(task, instance, Path(spec.predictions_file), metric_objects)
     else:
         method = methods.get(spec.impl)(**spec.params)
         _seed_everything(spec.seed)
@@ -77,10 +83,10 @@ def _run(spec: RunSpec, record: dict[str, Any], artifacts: Path, log: logging.Lo
         _check_memory(spec, record["measurements"]["peak_rss_mb"]["value"])
         record["measurements"].update(ctx.to_json())
         predictions = task.predictions(instance, output)
-        path = artifacts / spec.suite / "predictions" / f"{spec.run_key}.parquet"
+        path = execution_file(artifacts, spec, "predictions", ".parquet")
         _write_atomically(predictions, path)
         record["predictions"] = str(path.relative_to(artifacts.parent))
-    record["metrics"] = task.score(instance, predictions, metric_objects)
+        record["metrics"] = task.score(instance, predictions, metric_objects)
     log.info("metrics: %s", record["metrics"])
 
 

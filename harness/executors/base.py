@@ -5,7 +5,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from harness.planner import RunSpec
 
@@ -47,7 +47,14 @@ class RunEvent:
 
 
 class Executor(ABC):
-    """Submit runs, then iterate `events()` until every submitted run has finished."""
+    """Submit runs, then iterate `events()` until every submitted run has finished.
+
+    Runs submitted while `events()` is iterated are executed in the same iteration, so a coordinator
+    can claim runs a window (`jobs`) at a time; an executor that hands its queue to a cluster as it
+    starts says `queues_remotely` and is given every run it can have at once.
+    """
+
+    queues_remotely: ClassVar[bool] = False
 
     def __init__(self, settings: ExecutionSettings) -> None:
         self.settings = settings

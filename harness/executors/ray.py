@@ -33,6 +33,8 @@ class _Task:
 
 
 class RayExecutor(Executor):
+    queues_remotely = True  # the cluster, not `jobs`, decides how many run at once
+
     def __init__(self, settings: ExecutionSettings) -> None:
         super().__init__(settings)
         self._queue: deque[tuple[RunSpec, int]] = deque()

@@ -68,6 +68,7 @@ class _Tracked:
 class SlurmExecutor(Executor):
     cluster: ClassVar[str] = "slurm"                 # submitit's name for the backend
     job_class: ClassVar[type] = submitit.SlurmJob    # how a journaled job id is re-attached
+    queues_remotely = True                           # job arrays are submitted once, as `events()` starts
 
     def __init__(self, settings: ExecutionSettings) -> None:
         super().__init__(settings)
