@@ -89,6 +89,7 @@ def runs_to_execute(planned: list[RunSpec], stored: dict[str, str], options: Run
 
 def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
     load_plugins(options.plugins)
+    executors.resolve(options.executor)  # a misspelt executor fails now, even when nothing is left to run
     suite, planned = plan_suite(suite_path, options.data_root)
     with Store(options.store) as store:
         picked_up = ingest(records_dir(store.artifacts_dir.absolute(), suite.suite), store)
