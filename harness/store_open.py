@@ -120,6 +120,10 @@ class StoreConnection(sqlite3.Connection):
         with errors_named(self.path):
             return self.cursor().execute(sql, parameters)
 
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:  # type: ignore[override]
+        with errors_named(self.path):
+            return self.cursor().executemany(sql, rows)
+
     def executescript(self, script: str) -> sqlite3.Cursor:  # type: ignore[override]
         with errors_named(self.path):
             return super().executescript(script)
