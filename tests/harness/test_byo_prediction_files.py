@@ -10,17 +10,9 @@ import pandas as pd
 import pytest
 
 from harness.store import Store
+from tests.harness.test_score import BYO_SUITE
 
-SUITE = """\
-schema_version: 1
-suite: byo
-task: toy.sign
-defaults: {seeds: [0]}
-datasets: {easy: {loader: numbers}}
-metrics: [accuracy]
-methods:
-  theirs: {predictions: "preds/{method}/{dataset}/{seed}.parquet"}
-"""
+SUITE = BYO_SUITE.replace("seeds: [0, 1]", "seeds: [0]")
 
 
 def _good() -> pd.DataFrame:
@@ -63,10 +55,16 @@ BAD_FILES = {
 }
 
 
-@pytest.mark.parametrize("case", list(BAD_FILES))
-def test_every_problem_with_a_predictions_file_names_it(case, cli, write_suite, store, tmp_path):
+@pytest.fixture
+def path(tmp_path) -> Path:
+    """Where the suite's template puts the predictions of seed 0."""
     path = tmp_path / "preds" / "theirs" / "easy" / "0.parquet"
     path.parent.mkdir(parents=True)
+    return path
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_every_problem_with_a_predictions_file_names_it(case, cli, write_suite, store, path):
     BAD_FILES[case](path)
     code, _, _ = cli("score", str(write_suite(SUITE)), "--store", str(store))
     [record] = Store(store).records()
@@ -75,9 +73,7 @@ def test_every_problem_with_a_predictions_file_names_it(case, cli, write_suite, 
 
 
 @pytest.mark.parametrize(("case", "row", "value"), [("NaN", 3, "nan"), ("inf", 5, "inf"), ("-inf", 7, "-inf")])
-def test_a_non_finite_score_is_an_error_naming_its_row_and_column(case, row, value, cli, write_suite, store, tmp_path):
-    path = tmp_path / "preds" / "theirs" / "easy" / "0.parquet"
-    path.parent.mkdir(parents=True)
+def test_a_non_finite_score_is_an_error_naming_its_row_and_column(case, row, value, cli, write_suite, store, path):
     BAD_FILES[case](path)
     cli("score", str(write_suite(SUITE)), "--store", str(store))
     [record] = Store(store).records()
