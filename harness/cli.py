@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -54,7 +55,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USER_ERROR_EXIT, f"{self.prog}: error: {message}\n")
 
 
-def _at_least(minimum: int):  # noqa: ANN202 - an argparse `type`
+def _at_least(minimum: int) -> Callable[[str], int]:
     """An int option that rejects values below `minimum` when parsed (`--jobs 0` once waited forever)."""
 
     def parse(text: str) -> int:
