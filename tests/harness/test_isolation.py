@@ -5,7 +5,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 
 import psutil
@@ -13,23 +12,22 @@ import pytest
 
 from harness.run_log import cap_log
 from harness.store import Store
-from tests.conftest import TOY_PLUGIN
 from tests.harness.test_resume import _harness, _stored
 
-MEMORY_SUITE = """\
-schema_version: 1
-suite: memory
-task: toy.sign
-defaults: {seeds: [0], timeout: 60s, resources: {mem: 400M}}
-datasets: {easy: {loader: numbers}}
-metrics: [accuracy]
-methods:
-  holds: {impl: hold_memory, params: {mb: 1500, seconds: 30}}
-  fits: {impl: hold_memory, params: {mb: 20, seconds: 0}}
-"""
+
+def _toy_suite(name: str, defaults: str, methods: str) -> str:
+    """A one-seed suite of the toy family on its `numbers` dataset."""
+    return (f"schema_version: 1\nsuite: {name}\ntask: toy.sign\ndefaults: {{seeds: [0], {defaults}}}\n"
+            f"datasets: {{easy: {{loader: numbers}}}}\nmetrics: [accuracy]\nmethods: {{{methods}}}\n")
 
 
-def _statuses(store) -> dict[str, dict]:
+MEMORY_SUITE = _toy_suite("memory", "timeout: 60s, resources: {mem: 400M}",
+                          "holds: {impl: hold_memory, params: {mb: 1500, seconds: 30}}, "
+                          "fits: {impl: hold_memory, params: {mb: 20, seconds: 0}}")
+
+
+def _records(store) -> dict[str, dict]:
+    """The stored records by method."""
     with Store(store) as db:
         return {r["method"]: r for r in db.records()}
 
@@ -39,7 +37,7 @@ def test_a_run_holding_more_than_its_memory_limit_is_killed_as_oom_and_the_suite
     code, _, _ = cli("run", str(write_suite(MEMORY_SUITE)), "--store", str(store))
     assert code == 2
     assert time.monotonic() - started < 20, "the run holding memory should be killed, not left to its timeout"
-    records = _statuses(store)
+    records = _records(store)
     assert {m: r["status"] for m, r in records.items()} == {"holds": "oom", "fits": "ok"}
     assert "above its resources.mem of 400M; its worker was killed" in records["holds"]["error"]
 
@@ -51,26 +49,17 @@ def test_a_peak_above_the_memory_limit_fails_the_run_as_oom_in_every_executor(wr
     coordinator = subprocess.run(_harness("run", suite, "--store", str(store), "--executor", "inline"),
                                  capture_output=True, text=True, timeout=120)
     assert coordinator.returncode == 2, coordinator.stderr
-    records = _statuses(store)
+    records = _records(store)
     assert {m: r["status"] for m, r in records.items()} == {"holds": "oom", "fits": "ok"}
     assert "exceeded its resources.mem of 400M" in records["holds"]["error"]
 
 
-CHATTY_SUITE = """\
-schema_version: 1
-suite: chatty
-task: toy.sign
-defaults: {seeds: [0]}
-datasets: {easy: {loader: numbers}}
-metrics: [accuracy]
-methods: {chatty: {impl: chatty, params: {mb: 24}}}
-"""
+CHATTY_SUITE = _toy_suite("chatty", "timeout: 60s", "chatty: {impl: chatty, params: {mb: 24}}")
 
 
 def test_a_run_printing_megabytes_keeps_a_capped_log_with_its_first_and_last_lines(cli, write_suite, store):
     assert cli("run", str(write_suite(CHATTY_SUITE)), "--store", str(store))[0] == 0
-    with Store(store) as db:
-        (record,) = db.records()
+    (record,) = _records(store).values()
     text = (store.parent / record["log"]).read_text()
     assert len(text) < 11 * 2**20
     assert "line 00000000 " in text and f"line {24 * 1024 - 1:08d} " in text
@@ -94,38 +83,19 @@ def test_cap_log_leaves_a_small_log_alone(tmp_path):
     assert log.read_bytes() == b"short\n"
 
 
-SPAWNING_SUITE = """\
-schema_version: 1
-suite: spawning
-task: toy.sign
-defaults: {seeds: [0], timeout: 3s}
-datasets: {easy: {loader: numbers}}
-metrics: [accuracy]
-methods: {spawns: {impl: spawn_and_hang}}
-"""
+SPAWNING_SUITE = _toy_suite("spawning", "timeout: 3s", "spawns: {impl: spawn_and_hang}")
 
 
 def test_a_timed_out_run_takes_its_subprocesses_with_it(cli, write_suite, store):
     assert cli("run", str(write_suite(SPAWNING_SUITE)), "--store", str(store))[0] == 2
-    with Store(store) as db:
-        (record,) = db.records()
+    (record,) = _records(store).values()
     assert record["status"] == "timeout"
     pid = int(re.search(r"subprocess pid (\d+)", (store.parent / record["log"]).read_text()).group(1))
     time.sleep(0.5)
     assert _alive([pid]) == []
 
 
-HANGING_SUITE = """\
-schema_version: 1
-suite: orphans
-task: toy.sign
-defaults: {seeds: [0], timeout: 10m}
-datasets: {easy: {loader: numbers}}
-metrics: [accuracy]
-methods:
-  quick: {impl: threshold}
-  hang: {impl: hang}
-"""
+HANGING_SUITE = _toy_suite("orphans", "timeout: 10m", "quick: {impl: threshold}, hang: {impl: hang}")
 
 
 def _alive(pids: list[int]) -> list[int]:
