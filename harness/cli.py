@@ -12,9 +12,9 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from harness.errors import USER_ERROR_EXIT, HarnessError
 
@@ -127,7 +127,10 @@ def _parser() -> argparse.ArgumentParser:
     p = command("export", _export, "write stored runs to a Parquet or CSV file")
     with_store(p)
     p.add_argument("--format", choices=["parquet", "csv"], default="csv")
-    p.add_argument("--suite", default=None, help="only this suite's runs (its name)")
+    p.add_argument("--suite", default=None, metavar="SUITE",
+                   help="only this suite's runs: a suite file selects its planned runs, shared ones included, "
+                        "as plan and report do; a name selects the runs executed under that name")
+    with_data(p)
     p.add_argument("--out", type=Path, required=True)
     p = command("ingest", _ingest, "store the record files under DIR (a run folder); idempotent")
     p.add_argument("folder", type=Path, metavar="DIR")
@@ -255,8 +258,9 @@ def _export(args: argparse.Namespace) -> int:
     from harness.results import export_frame
     from harness.store import Store
 
+    _load_plugins(args)
     with Store(args.store, read_only=True) as store:
-        frame = export_frame(store.records(suite=args.suite))
+        frame = export_frame(_exported_runs(store, args.suite, args.data_root))
         if frame.empty:
             raise _nothing_to_export(store, args.suite)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -268,13 +272,23 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exported_runs(store: Store, suite: str | None, root: Path | None) -> Iterable[dict[str, Any]]:
+    """Runs are shared between suites (`harness.suite_runs`): a suite file's runs are its planned run keys."""
+    if suite is None or not Path(suite).is_file():
+        return store.records(suite=suite)
+    from harness.suite import load_suite
+    from harness.suite_runs import stored_selection
+
+    return stored_selection(*load_suite(suite), root, store)[0]
+
+
 def _nothing_to_export(store: Store, suite: str | None) -> HarnessError:
     """An export that would write an empty file is more likely a wrong --store or --suite than a wish."""
     if suite is None:
         return HarnessError(f"store {store.path} holds no runs; nothing was written", hint="Run a suite into it first.")
     names = sorted({r["suite"] for r in store.records()})
     return HarnessError(f"store {store.path} holds no runs of suite '{suite}'; nothing was written", field="--suite",
-                        hint=f"Give a suite's name (not its file); this store holds: {', '.join(names) or 'none'}.")
+                        hint=f"Give the suite's file, or one of the names this store holds: {', '.join(names) or 'none'}.")
 
 
 def _ingest(args: argparse.Namespace) -> int:

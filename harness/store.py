@@ -125,7 +125,8 @@ def _artifacts_dir(store: Path) -> Path:
 
 
 def as_planned(planned: list["RunSpec"], records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records of `planned` runs, in plan order, labelled as the plan labels them (see `planned_records`)."""
+    """The records of `planned` runs, in plan order, labelled as the plan labels them (see `planned_records`):
+    a run another suite executed (runs are shared, see `suite_runs`) is listed under the planning suite."""
     by_key = {r["run_key"]: r for r in records}
-    return [{**by_key[spec.run_key], "method": spec.method, "method_entry": spec.method_entry}
+    return [{**by_key[spec.run_key], "suite": spec.suite, "method": spec.method, "method_entry": spec.method_entry}
             for spec in planned if spec.run_key in by_key]

@@ -1,18 +1,18 @@
 """Select a suite's runs from the store (or from an export of them) and build its report model."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness.comparison.sources import read_export
 from harness.dataset_files import data_root
-from harness.errors import DataError, HarnessError
-from harness.planner import RunSpec, plan
+from harness.errors import HarnessError
+from harness.planner import plan
 from harness.reporting.model import ReportData, build_report
 from harness.results import records_of_export
 from harness.store import Store, as_planned
 from harness.suite import Suite, load_suite
+from harness.suite_runs import select_suite_runs, stored_selection
 from harness.yaml_source import YamlSource
 
 
@@ -30,32 +30,19 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
             raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
                                field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
         stored = records_of_export(read_export(Path(runs_file)), str(runs_file))  # shared runs keep their suite
-        records, methods, selection = _select(suite, source, root, lambda planned: as_planned(planned, stored),
-                                              lambda: [r for r in stored if r["suite"] == suite.suite])
+        records, methods, selection = select_suite_runs(suite, source, root, lambda planned: as_planned(planned, stored),
+                                                        lambda: [r for r in stored if r["suite"] == suite.suite])
         selection += f", from {runs_file}"
         bootstrap = None
     else:
         with Store(store_path, read_only=True) as store:
-            records, methods, selection = _select(suite, source, root, store.planned_records,
-                                                  lambda: list(store.records(suite=suite.suite)))
+            records, methods, selection = stored_selection(suite, source, root, store)
             bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
     if not records:
         where = runs_file or f"the store {store_path}"
         raise HarnessError(f"{where} holds no runs of suite '{suite.suite}'",
                            hint=f"Run it first: harness run {suite_path} --store {store_path}")
     return build_report(suite, Path(suite_path), records, methods, interval, bootstrap, selection)
-
-
-def _select(suite: Suite, source: YamlSource, root: str | Path | None,
-            by_key: Callable[[list[RunSpec]], list[dict[str, Any]]],
-            everything: Callable[[], list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[str], str]:
-    """The suite's runs among the stored ones: by run key when the plan can be made, else by name."""
-    try:
-        planned = plan(suite, source, data_root(root))
-    except DataError:
-        records, methods = _by_name(suite, everything())
-        return records, methods, "names (data files absent, run keys unchecked)"
-    return by_key(planned), list(dict.fromkeys(r.method for r in planned)), "run keys"
 
 
 def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[dict[str, Any]],
@@ -66,13 +53,3 @@ def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, record
 
     return within_run_stderr(plan(suite, source, data_root(root)), records, store, resamples)
 
-
-def _by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
-    newest: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for record in sorted(stored, key=lambda r: r.get("finished_at") or ""):
-        if record["dataset"] in suite.datasets and record.get("method_entry") in suite.methods:
-            newest[(record["method"], record["dataset"], record["seed"])] = record
-    records = list(newest.values())
-    order = {name: i for i, name in enumerate(suite.methods)}
-    methods = sorted({(order[r["method_entry"]], r["method"]) for r in records})
-    return records, [method for _, method in methods]
