@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TOY_SUITE
+from tests.harness.test_suite_hostile_input import LAUGHS
 
 VARIANTS = 300
 RICH_SUITE = """\
@@ -61,8 +62,6 @@ TEXT_MUTATIONS = [
     "!!timestamp '2020-13-45'", "&a [*a]", "[" * 3000 + "]" * 3000, "2020-13-45", "9" * 5000,
     "? [a, b]\n: 1", "*undefined", "|\n  block", '"unterminated', "\t", "\x07", "---\nsecond: doc",
 ]
-LAUGHS = 'x: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
-    f"{b}: &{b} [{','.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi"))
 
 
 def _paths(value: Any, prefix: tuple = ()) -> list[tuple]:
