@@ -86,7 +86,8 @@ class RunClaims:
         self._db, self.claimant, self.lease_s, self._clock = db, claimant, lease_s, clock
 
     def claim(self, runs: Iterable[tuple[str, str]], seen: dict[str, str | None], limit: int) -> ClaimRound:
-        """Lease up to `limit` of `runs` ((run key, run id) pairs, in order) in one transaction.
+        """Lease up to `limit` of `runs` ((run key, run id) pairs, in order) in one transaction; the runs
+        after the `limit`-th claimed one are left for the next call.
 
         `seen` maps each run key to the run id stored when this coordinator planned (None: none);
         a different one now means a peer executed the run meanwhile, so it is `done`, not ours to run.
@@ -96,12 +97,14 @@ class RunClaims:
             self._db.execute("BEGIN IMMEDIATE")
             self._expire()
             for run_key, run_id in runs:
+                if len(result.claimed) == limit:
+                    break
                 stored = self._db.execute("SELECT run_id FROM runs WHERE run_key = ?", (run_key,)).fetchone()
                 if (stored and stored[0]) != seen.get(run_key):
                     result.done.append(run_key)
                 elif self._holder(run_key) not in (None, self.claimant.owner):
                     result.held.append(run_key)
-                elif len(result.claimed) < limit:
+                else:
                     c = self.claimant
                     self._db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?, ?)",
                                      (run_key, c.owner, c.machine, c.pid, run_id, self._clock() + self.lease_s))

@@ -178,7 +178,7 @@ def _execute(shared: SharedRuns, executor: Executor) -> None:
                 continue
             shared.store_result(event.spec, event.record)  # type: ignore[arg-type]
             in_flight.pop(event.spec.run_key, None)
-            if window is not None:
+            if window is not None and len(in_flight) < window:
                 for spec in shared.claim(window - len(in_flight)):
                     in_flight[spec.run_key] = spec
                     executor.submit(spec)
