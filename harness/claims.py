@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,16 +147,12 @@ def heartbeat(store: Path, claimant: Claimant, lease_s: float = LEASE_S) -> Iter
     stop = threading.Event()
 
     def beat() -> None:
-        db = sqlite3.connect(store, timeout=lease_s / 4, isolation_level=None)
-        claims = RunClaims(db, claimant, lease_s)
-        try:
-            while not stop.wait(lease_s / 4):
-                try:
-                    claims.renew()
-                except sqlite3.Error:
-                    pass  # busy or damaged: the next beat tries again, the coordinator meets real damage itself
-        finally:
-            db.close()
+        while not stop.wait(lease_s / 4):
+            try:
+                with closing(sqlite3.connect(store, timeout=lease_s / 4, isolation_level=None)) as db:
+                    RunClaims(db, claimant, lease_s).renew()
+            except sqlite3.Error:
+                pass  # busy or damaged: the next beat tries again, the coordinator meets real damage itself
 
     thread = threading.Thread(target=beat, name="harness-heartbeat", daemon=True)
     thread.start()
