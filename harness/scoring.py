@@ -31,8 +31,9 @@ class ScoreOutcome:
 
 def score_runs(planned: list[RunSpec], store: Store, force: bool = False) -> ScoreOutcome:
     stored = {r["run_key"]: r for r in store.records(r.run_key for r in planned)}
-    by_execution = {r["exec_key"]: r for r in store.records(suite=planned[0].suite)
-                    if r["status"] == "ok" and r.get("predictions")}
+    executions = {spec.exec_key for spec in planned}  # any suite's: runs are shared (`harness.suite_runs`)
+    by_execution = {r["exec_key"]: r for r in store.records()
+                    if r.get("exec_key") in executions and r["status"] == "ok" and r.get("predictions")}
     outcome = ScoreOutcome()
     for spec in planned:
         if spec.run_key in stored and not force:
@@ -58,7 +59,7 @@ def rescore(spec: RunSpec, original: dict[str, Any], store_dir: Path) -> dict[st
     metric_objects = {name: metrics.get(full) for name, full in spec.metrics.items()}
     record = copy.deepcopy(original)
     record.update(
-        run_key=spec.run_key, run_id=spec.run_id,
+        run_key=spec.run_key, run_id=spec.run_id, suite=spec.suite,
         metric_names=spec.metrics, metric_versions=spec.metric_versions,
         metrics=task.score(instance, predictions, metric_objects),
         rescored_from=original["run_id"], finished_at=utc_now(),

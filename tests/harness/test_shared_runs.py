@@ -34,3 +34,14 @@ def test_export_by_name_selects_the_runs_executed_under_that_name(cli, write_sui
     assert cli("run", str(write_suite()), "--store", str(store), "--executor", "inline")[0] == 0
     code, out, _ = cli("export", "--store", str(store), "--suite", "toy", "--out", str(tmp_path / "toy.csv"))
     assert code == 0 and "wrote 4 runs" in out
+
+
+def test_score_rescores_predictions_another_suite_stored(cli, write_suite, store):
+    from harness.registry import metrics
+
+    if "toy.accuracy_again" not in metrics.names():
+        metrics.add("toy.accuracy_again", metrics.get("toy.accuracy"), "the same metric under a second name")
+    assert cli("run", str(write_suite()), "--store", str(store), "--executor", "inline")[0] == 0
+    rescoring = NARROWER.replace("metrics: [accuracy]", "metrics: [accuracy, accuracy_again]")
+    code, out, _ = cli("score", str(write_suite(rescoring, "rescoring.yaml")), "--store", str(store))
+    assert code == 0 and "2 runs scored" in out
