@@ -2,7 +2,7 @@
 
 A worker (local, Ray or Slurm) writes each finished run as an immutable JSON file in the
 suite's run folder, by writing a temporary file and renaming it, so a reader never sees
-half a record. The coordinator, the store's only writer, ingests them; so does
+half a record. The coordinator, which writes the store (workers never do), ingests them; so does
 `harness ingest DIR`, which rebuilds or tops up a store. This is what makes a shared
 network filesystem safe: SQLite is never written over NFS, only these files.
 """
