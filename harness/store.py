@@ -59,10 +59,11 @@ class Store:
         return _artifacts_dir(self.path)
 
     def _init_schema(self) -> None:
+        # The stamp comes first: a coordinator opening the file between two statements must find it ours.
         with self._db:
-            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA)
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
+            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA)
 
     def put(self, record: dict[str, Any]) -> None:
         """Store one finished run in its own transaction, replacing an older record of its key."""
@@ -103,6 +104,13 @@ class Store:
     def claims(self, claimant: Claimant, lease_s: float = LEASE_S, clock: Callable[[], float] = time.time) -> RunClaims:
         """`claimant`'s leases on runs of this store, shared with every coordinator that writes it."""
         return RunClaims(self._db, claimant, lease_s, clock)
+
+    def predictions_path(self, run_id: str) -> Path:
+        """Where the run `run_id` wrote its predictions table, for reports that read them back."""
+        row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None or not json.loads(row[0]).get("predictions"):
+            raise KeyError(f"store {self.path} has no predictions of run {run_id}")
+        return self.path.parent / json.loads(row[0])["predictions"]
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]

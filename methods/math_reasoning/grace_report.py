@@ -33,9 +33,11 @@ def teacher_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> pd
         raise ValueError(f"{runs_csv} has no finished run of {', '.join(COLUMNS)}: "
                          "give the runs.csv of the math_grace suite's report")
     table, run_ids = None, {}
+    with Store(store, read_only=True) as stored:
+        paths = {row.run_id: stored.predictions_path(row.run_id) for row in runs.itertuples()}
     for method, group in runs.groupby("method", sort=False):
         column, sign = COLUMNS[method]
-        frames = [pd.read_parquet(Store.predictions_file(store, row.suite, row.run_key)) for row in group.itertuples()]
+        frames = [pd.read_parquet(paths[row.run_id]) for row in group.itertuples()]
         scores = np.mean([sign * f["score"].to_numpy(float) for f in frames], axis=0)
         if table is None:
             table = frames[0][["teacher", "temperature", "student_accuracy"]].copy()

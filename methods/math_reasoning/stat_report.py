@@ -64,8 +64,10 @@ def skill_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> str:
     runs = pd.read_csv(runs_csv)
     runs = runs[runs["status"] == "ok"]
     rows = []
+    with Store(store, read_only=True) as stored:
+        paths = {row.run_id: stored.predictions_path(row.run_id) for row in runs.itertuples()}
     for row in runs.itertuples():
-        table = pd.read_parquet(Store.predictions_file(store, row.suite, row.run_key))
+        table = pd.read_parquet(paths[row.run_id])
         rows.append((row.method, row.seed, table[table["subset"] != "ood"]))  # the ID test set, hard items included
     size = len(rows[0][2])
     skills_of = {p.id: p.skills for p in generator.problem_set(size, TEST_SEED, prefix="test")}

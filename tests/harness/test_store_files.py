@@ -145,3 +145,27 @@ def test_a_read_only_store_opens_without_creating_anything(tmp_path):
     with pytest.raises(StoreError, match="does not exist"):
         Store(tmp_path / "absent.sqlite", read_only=True)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_being_created_is_ours_between_any_two_of_its_statements(tmp_path, monkeypatch):
+    """Two coordinators started at once: the second may open the file between the first's statements."""
+    from harness import store_open
+
+    path, checked, peer_opening = tmp_path / "results.sqlite", [], []
+    creating = ("CREATE", "application_id", "user_version")
+
+    def then_a_peer_opens(statement):
+        def run(db, sql, *args):
+            result = statement(db, sql, *args)
+            if not peer_opening and any(word in sql for word in creating):
+                peer_opening.append(True)
+                store_open.open_store_file(path, read_only=True).close()  # raises if the file looks foreign
+                peer_opening.clear()
+                checked.append(sql)
+            return result
+        return run
+
+    for name in ("execute", "executescript"):
+        monkeypatch.setattr(store_open.StoreConnection, name, then_a_peer_opens(getattr(store_open.StoreConnection, name)))
+    Store(path).close()
+    assert any("CREATE TABLE" in sql for sql in checked)
