@@ -153,7 +153,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("cand", help="the candidate, in the same forms")
     p.add_argument("--suite", type=Path, default=None,
                    help="suite file giving regression rules and metric directions; selects its runs")
-    p.add_argument("--suite-name", default=None, help="compare only the runs of this suite (its name)")
+    p.add_argument("--suite-name", default=None, help="compare only the runs stored under this suite name")
+    with_data(p)
     with_comparison_output(p)
     p = command("ci", _ci, "run a suite (resuming), then compare it with a baseline under the suite's rules")
     p.add_argument("suite", type=Path)
@@ -322,11 +323,9 @@ def _report(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     from harness.comparison import compare_sources
-    from harness.suite import load_suite
 
     _load_plugins(args)
-    suite = load_suite(args.suite)[0] if args.suite else None
-    return _emit_comparison(compare_sources(args.base, args.cand, suite, args.suite_name), args)
+    return _emit_comparison(compare_sources(args.base, args.cand, args.suite, args.suite_name, args.data_root), args)
 
 
 def _ci(args: argparse.Namespace) -> int:

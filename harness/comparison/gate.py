@@ -5,16 +5,25 @@ from pathlib import Path
 
 from harness.comparison.classify import Comparison, compare_frames
 from harness.comparison.criteria import criteria
-from harness.comparison.sources import load_results, side_of_records
+from harness.comparison.sources import StoreSelection, load_results, side_of_records
 from harness.runner import RunOptions, RunOutcome, load_plugins, run_suite
 from harness.store import Store
 from harness.suite import Suite, load_suite
+from harness.suite_runs import stored_selection
+from harness.yaml_source import YamlSource
 
 
-def compare_sources(base: str, cand: str, suite: Suite | None = None, suite_name: str | None = None) -> Comparison:
-    """Compare two sides; a suite supplies rules and directions and, unless `suite_name` says else, its runs."""
+def compare_sources(base: str, cand: str, suite_file: Path | None = None, suite_name: str | None = None,
+                    data_root: Path | None = None) -> Comparison:
+    """Compare two sides; a suite file supplies rules and directions and, unless `suite_name` says else,
+    its runs: in a store, its planned run keys, whichever suite executed them (runs are shared)."""
+    suite, select = None, None
+    if suite_file is not None:
+        suite, source = load_suite(suite_file)
+        if suite_name is None:
+            select = _planned_runs(suite, source, data_root)
     name = suite_name or (suite.suite if suite else None)
-    base_frame, cand_frame = load_results(base, name), load_results(cand, name)
+    base_frame, cand_frame = load_results(base, name, select=select), load_results(cand, name, select=select)
     return compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), base, cand)
 
 
@@ -25,8 +34,8 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
     The comparison is None when the run was interrupted: half a suite is no candidate.
     """
     load_plugins(options.plugins)
-    suite, _ = load_suite(suite_path)
-    base_frame = load_results(baseline, suite.suite)
+    suite, source = load_suite(suite_path)
+    base_frame = load_results(baseline, suite.suite, select=_planned_runs(suite, source, options.data_root))
     outcome = run_suite(suite_path, options)
     if outcome.interrupted:
         return outcome, None
@@ -34,3 +43,7 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
     with Store(options.store) as store:
         cand_frame = side_of_records(store.planned_records(outcome.planned), label)
     return outcome, compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), baseline, label)
+
+
+def _planned_runs(suite: Suite, source: YamlSource, data_root: Path | None) -> StoreSelection:
+    return lambda store: stored_selection(suite, source, data_root, store)[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,17 @@ _OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
 _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
                  "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
 _EXPORT_SUFFIXES = (".csv", ".parquet")
+StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
 _HINT = "Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH."
 
 
-def load_results(source: str, suite_name: str | None = None, repo: Path | None = None) -> pd.DataFrame:
-    """Runs of `source`, newest per (suite, method, dataset, seed), optionally of one suite only."""
+def load_results(source: str, suite_name: str | None = None, repo: Path | None = None,
+                 select: StoreSelection | None = None) -> pd.DataFrame:
+    """Runs of `source`, newest per (suite, method, dataset, seed), optionally of one suite only.
+
+    `select` picks a store's runs (a suite's planned run keys, see `harness.suite_runs`); without it a
+    store's runs are those stored under `suite_name`. An export is always filtered by `suite_name`.
+    """
     path = Path(source)
     if not path.exists() and ":" in source:
         ref, _, inner = source.partition(":")
@@ -38,7 +44,8 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
         frame = read_export(path)
     else:
         with Store(path, read_only=True) as store:
-            return side_of_records(store.records(suite=suite_name), source, suite_name)
+            records = select(store) if select else store.records(suite=suite_name)
+            return side_of_records(records, source, suite_name)
     return _as_side(frame, source, suite_name)
 
 
@@ -58,8 +65,11 @@ def _as_side(frame: pd.DataFrame, source: str, suite_name: str | None) -> pd.Dat
     frame = frame.drop_duplicates(["suite", "method", "dataset", "seed"], keep="last")
     _check_one_suite_per_cell(frame, source)
     if frame.empty:
-        which = f" of suite '{suite_name}'" if suite_name else ""
-        raise ComparisonError(f"{source} holds no runs{which}", hint="Compare two sides that both have runs.")
+        if suite_name is None:
+            raise ComparisonError(f"{source} holds no runs", hint="Compare two sides that both have runs.")
+        raise ComparisonError(f"{source} holds no runs of suite '{suite_name}'",
+                              hint="Compare two sides that both have runs. Runs are shared between suites: "
+                                   "--suite FILE selects the runs the suite plans, whichever suite executed them.")
     return frame.reset_index(drop=True)
 
 

@@ -1,5 +1,5 @@
 """Runs are shared between suites: a run two suites plan alike is executed once, and `plan`, `export`
-and `report` of either suite all count it as that suite's run."""
+`report`, `compare` and `ci` of either suite all count it as that suite's run."""
 from __future__ import annotations
 
 import pandas as pd
@@ -28,6 +28,18 @@ def test_a_suite_whose_runs_another_suite_stored_plans_exports_and_reports_them(
                        "--format", "csv")
     assert code == 0 and "(2 runs)" in out
     assert sorted(pd.read_csv(tmp_path / "report" / "runs.csv")["run_id"]) == sorted(frame["run_id"])
+
+
+def test_compare_and_ci_of_a_suite_find_the_runs_another_suite_stored(cli, write_suite, store, tmp_path):
+    wider, narrower = write_suite(), write_suite(NARROWER, "subset.yaml")
+    assert cli("run", str(wider), "--store", str(store), "--executor", "inline")[0] == 0
+
+    code, out, _ = cli("compare", str(store), str(store), "--suite", str(narrower))
+    assert code == 0 and "1 unchanged" in out and "100 ± 0 (n=2)" in out
+    code, _, err = cli("compare", str(store), str(store), "--suite-name", "toy_subset")  # by the stored name
+    assert code == 3 and "no runs of suite 'toy_subset'" in err and "--suite FILE" in err
+    code, out, _ = cli("ci", str(narrower), "--baseline", str(store), "--store", str(store))
+    assert code == 0 and "0 runs executed" in out and "1 unchanged" in out and "100 ± 0 (n=2)" in out
 
 
 def test_export_by_name_selects_the_runs_executed_under_that_name(cli, write_suite, store, tmp_path):
