@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from harness.cli import _parser, main
+from harness.cli import build_parser, main
 from harness.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,5 +65,5 @@ def test_github_actions_example_installs_as_the_quick_start_does_and_its_harness
     (torch,) = [command for command in installs if "torch==" in command]
     assert "--index-url https://download.pytorch.org/whl/cpu" in torch  # PyPI's Linux torch is the CUDA build
     (gate,) = [step for step in steps if step.startswith("harness ")]
-    arguments = _parser().parse_args(shlex.split(gate)[1:])
+    arguments = build_parser().parse_args(shlex.split(gate)[1:])
     assert arguments.suite == Path("suites/quickstart.yaml")

@@ -1,0 +1,46 @@
+"""`harness compare`: two sets of results cell by cell under a suite's regression rules; exit 1 on a regression."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness.cli.options import add_comparison_output, add_data_root, load_plugins
+
+if TYPE_CHECKING:
+    from harness.comparison import Comparison
+
+NAME = "compare"
+HELP = "compare two sets of results cell by cell; exit 1 on a regression, 2 on failures"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("base", help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
+    parser.add_argument("cand", help="the candidate, in the same forms")
+    parser.add_argument("--suite", type=Path, default=None,
+                        help="suite file giving regression rules and metric directions; selects its runs")
+    parser.add_argument("--suite-name", default=None, help="compare only the runs stored under this suite name")
+    add_data_root(parser)
+    add_comparison_output(parser)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from harness.comparison import compare_sources
+
+    load_plugins(args)
+    return emit_comparison(compare_sources(args.base, args.cand, args.suite, args.suite_name, args.data_root), args)
+
+
+def emit_comparison(comparison: Comparison, args: argparse.Namespace) -> int:
+    """Print (and with `--out` also write) the comparison in the chosen format; its verdict is the exit code."""
+    from harness.comparison import render, verdict
+
+    outcome = verdict(comparison, strict=args.strict)
+    if args.out is None:
+        print(render(comparison, outcome, args.format), end="")
+        return outcome.exit_code
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render(comparison, outcome, args.format))
+    print(render(comparison, outcome, "text"), end="")
+    print(f"wrote {args.out}")
+    return outcome.exit_code

@@ -1,0 +1,34 @@
+"""`harness plan`: the runs a suite expands to, and which of them the store already holds."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness.cli.options import add_data_root, add_store, load_plugins
+
+NAME = "plan"
+HELP = "list the runs a suite expands to, and which are stored"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("suite", type=Path)
+    add_store(parser)
+    add_data_root(parser)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from harness.runner import plan_suite
+    from harness.store import Store
+
+    load_plugins(args)
+    suite, planned = plan_suite(args.suite, args.data_root)
+    stored: dict[str, str] = {}
+    if args.store.exists():
+        with Store(args.store, read_only=True) as store:
+            stored = store.stored_statuses(r.run_key for r in planned)
+    print(f"{'run_key':<16}  {'method':<28} {'dataset':<16} {'seed':>4}  stored")
+    for run in planned:
+        print(f"{run.run_key:<16}  {run.method:<28} {run.dataset.name:<16} {run.seed:>4}  {stored.get(run.run_key, '-')}")
+    done = sum(r.run_key in stored for r in planned)
+    print(f"{len(planned)} runs, {done} stored, {len(planned) - done} to run")
+    return 0

@@ -1,0 +1,39 @@
+"""`harness report`: render a suite's report from the store, or from an export of its runs; runs nothing."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness.cli.options import add_data_root, add_store, at_least, load_plugins
+
+NAME = "report"
+HELP = "render a suite's report from the store (Markdown, LaTeX, CSV, HTML, plots)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("suite", type=Path)
+    add_store(parser)
+    add_data_root(parser)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: reports/<suite name> beside the store's folder)")
+    parser.add_argument("--format", default="md,tex,csv,html,png,pdf", help="comma-separated: md,tex,csv,html,png,pdf")
+    parser.add_argument("--interval", choices=["t", "bootstrap"], default="t", help="95%% interval over seeds")
+    parser.add_argument("--bootstrap", type=at_least(0), default=0, metavar="N",
+                        help="also compute a within-run bootstrap stderr from N resamples of each run's test samples")
+    parser.add_argument("--runs", type=Path, default=None, metavar="FILE",
+                        help="render from this export of the suite's runs (e.g. a committed reports/<suite>/runs.csv) "
+                             "instead of the store")
+
+
+def handle(args: argparse.Namespace) -> int:
+    from harness.reporting.load import load_report
+    from harness.reporting.render import parse_formats, write_report
+
+    load_plugins(args)
+    formats = parse_formats(args.format)
+    data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap, args.runs)
+    out = args.out or args.store.parent / "reports" / data.suite.suite
+    written = write_report(data, out, formats)
+    print(f"report of suite {data.suite.suite} ({data.provenance.runs} runs) written to {out}/: "
+          + ", ".join(p.name for p in written))
+    return 0
