@@ -5,8 +5,11 @@ import importlib.metadata
 import importlib.util
 import subprocess
 import sys
+import tomllib
 
 import pytest
+
+from tests.conftest import REPO
 
 
 def test_our_kernels_package_is_not_a_distribution_named_kernels():
@@ -46,3 +49,12 @@ def test_harness_cli_starts_without_importing_torch():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "graph_anomaly.gcn" in result.stdout
+
+
+def test_package_data_ships_every_report_template():
+    """The HTML leaderboard reads its template from the installed package, so a wheel must carry each file."""
+    patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    package = REPO / "harness" / "reporting"
+    shipped = {path for pattern in patterns["harness.reporting"] for path in package.glob(pattern)}
+    templates = set((package / "templates").iterdir())
+    assert templates and templates <= shipped
