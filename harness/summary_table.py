@@ -8,6 +8,7 @@ import pandas as pd
 
 from harness.planner import RunSpec
 from harness.reporting.layout import format_stats, spread_note
+from harness.reporting.markdown_table import markdown_table
 from harness.results import records_frame
 from harness.stats import summarize
 from harness.store import Store
@@ -16,7 +17,7 @@ from harness.suite import Suite
 
 def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     """One Markdown table per metric: methods x datasets, cells in the suite's `report.cell` format,
-    the same text `harness report` writes for them."""
+    drawn as `harness report` draws its tables (names unescaped: it is read in a terminal)."""
     frame = records_frame(store.planned_records(planned))
     if frame.empty:
         return "no stored runs for this suite yet\n"
@@ -26,12 +27,10 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
              "failed runs are counted, never averaged.", ""]
     groups = {key: group for key, group in frame.groupby(["method", "dataset"], sort=False)}
     for metric in suite.metrics:
-        lines += [f"**{metric}**", "", "| method | " + " | ".join(datasets) + " |", "|---|" + "---:|" * len(datasets)]
-        for method in methods:
-            template = suite.report.template(metric)
-            cells = [_cell(groups.get((method, dataset)), metric, template) for dataset in datasets]
-            lines.append(f"| {method} | " + " | ".join(cells) + " |")
-        lines.append("")
+        template = suite.report.template(metric)
+        rows = [(method, [_cell(groups.get((method, dataset)), metric, template) for dataset in datasets])
+                for method in methods]
+        lines += [f"**{metric}**", "", *markdown_table("method", datasets, rows), ""]
     failed = frame[frame.status != "ok"]
     for row in failed.itertuples():
         last = (row.error or "").strip().splitlines()[-1:] or [""]

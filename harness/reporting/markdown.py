@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from harness.reporting.claims import TEST_NOTE
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
+from harness.reporting.markdown_table import markdown_table
 from harness.reporting.model import ReportData
 from harness.stats import mean_win_rate
 
@@ -36,22 +37,18 @@ def render_markdown(data: ReportData) -> str:
 def _table(data: ReportData, table: Table) -> list[str]:
     info = data.metrics[table.metric]
     unit = f" [{info.unit}]" if info.unit else ""
-    lines = [f"## {escape(table.metric)}{' ' + info.arrow if info.arrow else ''}{escape(unit)} ({info.kind})", "",
-             f"| {table.row_axis} | " + " | ".join(escape(c) for c in table.cols) + " |",
-             "|---|" + "---:|" * len(table.cols)]
-    for row in table.rows:
-        cells = []
-        for col in table.cols:
-            text = escape(table.text(row, col))
-            opening, closing = _MARKS.get(table.ranks.get((row, col)), ("", ""))
-            cells.append(f"{opening}{text}{closing}")
-        lines.append(f"| {escape(row)} | " + " | ".join(cells) + " |")
-    for ref in data.references:
-        if ref.metric == table.metric and table.row_axis == "method":
-            values = [cited_text(ref) if col == ref.dataset else "" for col in table.cols]
-            label = f"*cited* {escape(ref.method)}{escape(off_table(ref, table.cols))} ({escape(ref.source)})"
-            lines.append(f"| {label} | " + " | ".join(values) + " |")
-    return lines + [""]
+    measured = [(escape(row), [_marked(table, row, col) for col in table.cols]) for row in table.rows]
+    cited = [(f"*cited* {escape(ref.method)}{escape(off_table(ref, table.cols))} ({escape(ref.source)})",
+              [cited_text(ref) if col == ref.dataset else "" for col in table.cols])
+             for ref in data.references if ref.metric == table.metric and table.row_axis == "method"]
+    return [f"## {escape(table.metric)}{' ' + info.arrow if info.arrow else ''}{escape(unit)} ({info.kind})", "",
+            *markdown_table(table.row_axis, [escape(c) for c in table.cols], measured + cited), ""]
+
+
+def _marked(table: Table, row: str, col: str) -> str:
+    """A cell's text, escaped, bold when best and underlined when second."""
+    opening, closing = _MARKS.get(table.ranks.get((row, col)), ("", ""))
+    return f"{opening}{escape(table.text(row, col))}{closing}"
 
 
 def _definitions(data: ReportData) -> list[str]:
@@ -72,9 +69,9 @@ def _ranking(data: ReportData) -> list[str]:
     rates = mean_win_rate(means, data.metrics[metric].higher_is_better)
     if not rates:
         return []
-    lines = [f"## Ranking by mean win rate ({escape(metric)}, across datasets)", "", "| method | win rate |", "|---|---:|"]
-    lines += [f"| {escape(m)} | {rates[m]:.2f} |" for m in sorted(rates, key=lambda m: -rates[m])]
-    return lines + [""]
+    ranked = [(escape(m), [f"{rates[m]:.2f}"]) for m in sorted(rates, key=lambda m: -rates[m])]
+    return [f"## Ranking by mean win rate ({escape(metric)}, across datasets)", "",
+            *markdown_table("method", ["win rate"], ranked), ""]
 
 
 def _references(data: ReportData) -> list[str]:
