@@ -1,33 +1,42 @@
 #!/usr/bin/env bash
 # Regenerates reports/<suite>/ for every committed suite on this machine (CPU): runs what the
-# store lacks, then renders every format from the store. Usage: bash reports/regenerate.sh
+# store lacks, then renders the committed formats from the store. Usage: bash reports/regenerate.sh
 # `--from-runs` re-renders every report from its committed runs.csv instead, running nothing (after a
 # change to how reports are rendered or claims checked). Render from a clean tree: the footer records it.
+# `--site` builds each suite's HTML leaderboard, reports/<suite>/leaderboard.html, from its committed
+# runs.csv, running nothing: the pages are generated (plots embedded, megabytes), so git ignores them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 store="${HARNESS_STORE:-.harness/results.sqlite}"
-from_runs="${1:-}"
+mode="${1:-}"
+case "$mode" in
+  ""|--from-runs|--site) ;;
+  *) echo "usage: bash reports/regenerate.sh [--from-runs | --site]" >&2; exit 2 ;;
+esac
 # The real graphs: $HARNESS_DATA_ROOT, else the shared data folder beside the checkout.
 if [ -z "${HARNESS_DATA_ROOT:-}" ] && [ -d ../shared/data ]; then
   export HARNESS_DATA_ROOT="$(cd ../shared/data && pwd)"
 fi
-formats=md,tex,csv,html,png
+formats=md,tex,csv,png
 for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_prism \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
     math_eval math_stat math_grace; do
-  if [ "$from_runs" = "--from-runs" ]; then
-    harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats"
-  else
-    harness run "suites/$suite.yaml" --store "$store" --jobs 2
-    harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format "$formats"
-  fi
+  case "$mode" in
+    --site) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format html ;;
+    --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
+    *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
+       harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format "$formats" ;;
+  esac
 done
+if [ "$mode" = "--site" ]; then
+  exit 0
+fi
 # The paper's Fig. 1 as stacked bars, from the zo_memory runs just reported.
 python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
-if [ "$from_runs" != "--from-runs" ]; then
+if [ "$mode" != "--from-runs" ]; then
   python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
   python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
 fi
