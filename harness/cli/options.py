@@ -57,6 +57,13 @@ def add_data_root(parser: argparse.ArgumentParser) -> None:
                         help="folder holding dataset files (default: $HARNESS_DATA_ROOT, else ./data)")
 
 
+def add_suite(parser: argparse.ArgumentParser) -> None:
+    """A suite file, the store its runs go to and the data root its datasets are read from."""
+    parser.add_argument("suite", type=Path)
+    add_store(parser)
+    add_data_root(parser)
+
+
 def add_comparison_output(parser: argparse.ArgumentParser) -> None:
     """The verdict options of `compare` and `ci`, which print the same comparison."""
     parser.add_argument("--strict", action="store_true", help="also fail (exit 1) on incomparable or missing cells")

@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from harness.cli.options import add_data_root, add_store, load_plugins
+from harness.cli.options import add_suite, load_plugins
 
 NAME = "plan"
 HELP = "list the runs a suite expands to, and which are stored"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("suite", type=Path)
-    add_store(parser)
-    add_data_root(parser)
+    add_suite(parser)
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -21,7 +18,7 @@ def handle(args: argparse.Namespace) -> int:
     from harness.store import Store
 
     load_plugins(args)
-    suite, planned = plan_suite(args.suite, args.data_root)
+    _, planned = plan_suite(args.suite, args.data_root)
     stored: dict[str, str] = {}
     if args.store.exists():
         with Store(args.store, read_only=True) as store:

@@ -4,16 +4,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cli.options import add_data_root, add_store, at_least, load_plugins
+from harness.cli.options import add_suite, at_least, load_plugins
 
 NAME = "report"
 HELP = "render a suite's report from the store (Markdown, LaTeX, CSV, HTML, plots)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("suite", type=Path)
-    add_store(parser)
-    add_data_root(parser)
+    add_suite(parser)
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default: reports/<suite name> beside the store's folder)")
     parser.add_argument("--format", default="md,tex,csv,html,png,pdf", help="comma-separated: md,tex,csv,html,png,pdf")

@@ -3,19 +3,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from harness.cli.exit_codes import INTERRUPTED_EXIT, RESUME_HINT, RUNS_FAILED_EXIT
-from harness.cli.options import add_data_root, add_store, at_least
+from harness.cli.options import add_suite, at_least
 
 NAME = "run"
 HELP = "run every planned run that is not stored yet"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("suite", type=Path)
-    add_store(parser)
-    add_data_root(parser)
+    add_suite(parser)
     parser.add_argument("--executor", default="local", help="inline | local (default) | ray | slurm | a registered one")
     parser.add_argument("--jobs", "-j", type=at_least(1), default=1, help="parallel worker processes (local executor)")
     parser.add_argument("--force", action="store_true", help="re-run runs that are already stored")

@@ -2,19 +2,16 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from harness.cli.exit_codes import RUNS_FAILED_EXIT
-from harness.cli.options import add_data_root, add_store, load_plugins
+from harness.cli.options import add_suite, load_plugins
 
 NAME = "score"
 HELP = "score predictions (bring-your-own, or stored ones under new metrics); runs nothing"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("suite", type=Path)
-    add_store(parser)
-    add_data_root(parser)
+    add_suite(parser)
     parser.add_argument("--force", action="store_true", help="re-score runs that are already stored")
 
 
