@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
@@ -22,7 +22,7 @@ from harness.suite import Resources, Seed
 if TYPE_CHECKING:
     from harness.planner import RunSpec
 
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION: Final = 1
 Status = Literal["ok", "failed", "timeout", "oom", "crashed"]
 STATUSES: tuple[str, ...] = get_args(Status)
 _STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)  # no coercion: "0" is not a seed, 17 not a date

@@ -87,16 +87,15 @@ class Store:
     def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[dict[str, Any]]:
         """Stored records (of `run_keys`, of `suite`, or all) as their JSON (`RunRecord.as_json`): the form
         reports, exports and comparisons read, which a run export gives back in part."""
-        query, args = "SELECT run_key, record FROM runs", ()
-        if suite is not None:
-            query, args = query + " WHERE suite = ?", (suite,)
+        where, args = ("", ()) if suite is None else (" WHERE suite = ?", (suite,))
         wanted = None if run_keys is None else set(run_keys)
-        for key, text in self._db.execute(query + " ORDER BY suite, method, dataset, seed", args):
+        query = f"SELECT run_key, record FROM runs{where} ORDER BY suite, method, dataset, seed"
+        for key, text in self._db.execute(query, args):
             if wanted is None or key in wanted:
                 yield json.loads(text)
 
     def run_records(self, run_keys: Iterable[str] | None = None) -> Iterator[RunRecord]:
-        """Stored records (of `run_keys`, or all) as `RunRecord`s, for code that acts on runs rather than reports them."""
+        """Stored records (of `run_keys`, or all) as `RunRecord`s: for code that acts on runs, not reports them."""
         for record in self.records(run_keys):
             yield RunRecord.model_validate(record)
 

@@ -183,4 +183,5 @@ class SlurmExecutor(Executor):
         """Its log is the run's own if it got that far, else the job's stderr."""
         files = ExecutionFiles.of(self.settings.artifacts, tracked.spec)
         log = files.log if files.log.is_file() else tracked.job.paths.stderr
-        return failure_record(tracked.spec, status, error, tracked.started_at, files.named_in_record(log), self.settings)
+        log_named = files.named_in_record(log)
+        return failure_record(tracked.spec, status, error, tracked.started_at, log_named, self.settings)

@@ -21,7 +21,8 @@ def test_every_finished_run_leaves_a_record_file(cli, write_suite, store):
     assert len(files) == 4
     for path in files:
         record = json.loads(path.read_text())
-        assert path.name == record_file_name(record["run_key"], record["run_id"]) and stored[record["run_key"]] == record
+        assert path.name == record_file_name(record["run_key"], record["run_id"])
+        assert stored[record["run_key"]] == record
 
 
 def test_ingest_rebuilds_a_lost_store_and_twice_stores_each_run_once(cli, write_suite, store, tmp_path):

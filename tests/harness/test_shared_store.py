@@ -60,7 +60,8 @@ def test_a_run_a_peer_stores_meanwhile_is_counted_not_run_again(write_suite, sto
     def peer_finishes() -> None:
         time.sleep(0.5)
         with Store(store) as db:
-            theirs = RunRecord.of(held, status="failed", error="theirs failed", started_at=utc_now(), finished_at=utc_now())
+            theirs = RunRecord.of(held, status="failed", error="theirs failed", started_at=utc_now(),
+                                  finished_at=utc_now())
             db.put(theirs.changed(run_id="theirs"))
             db.claims(Claimant("peer", "another machine", 1)).release()
 
