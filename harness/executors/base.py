@@ -16,7 +16,7 @@ from harness.record_files import write_record_file
 class ExecutionSettings:
     """What every executor needs besides the runs themselves."""
 
-    artifacts: Path                       # the store's runs/ folder
+    artifacts: Path                       # the store's run folder (`harness.run_folders`)
     environment: dict[str, Any]           # the coordinator's provenance, merged into each record
     jobs: int = 1
     plugins: tuple[str, ...] = field(default_factory=tuple)  # --plugin files, re-imported by workers
