@@ -9,7 +9,7 @@ import pytest
 from conftest import TOY_PLUGIN
 
 from harness.planner import plan
-from harness.record import new_record, utc_now
+from harness.record import RunRecord, utc_now
 from harness.registry import load_plugin_file
 from harness.runner import RunOptions, plan_suite, run_suite
 from harness.store import Store
@@ -41,9 +41,8 @@ def test_rerun_of_a_fully_stored_1000_run_suite(benchmark, tmp_path):
     _, planned = plan_suite(path, tmp_path)
     with Store(store_path) as store:
         for spec in planned:
-            record = new_record(spec, utc_now())
-            record.update(status="ok", finished_at=utc_now(), metrics={"accuracy": 50.0})
-            store.put(record)
+            store.put(RunRecord.of(spec, status="ok", started_at=utc_now(), finished_at=utc_now(),
+                                   metrics={"accuracy": 50.0}))
     options = RunOptions(store=store_path, data_root=tmp_path, plugins=(TOY_PLUGIN,), live_progress=False)
     outcome = benchmark(run_suite, path, options)
     assert outcome.executed == 0 and len(outcome.planned) == 1000

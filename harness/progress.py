@@ -6,6 +6,7 @@ import time
 from typing import Any, TextIO
 
 from harness.planner import RunSpec
+from harness.record import RunRecord
 
 
 class Progress:
@@ -34,19 +35,19 @@ class Progress:
         self.running += 1
         self._refresh()
 
-    def finished(self, spec: RunSpec, record: dict[str, Any], elsewhere: bool = False) -> None:
+    def finished(self, spec: RunSpec, record: RunRecord, elsewhere: bool = False) -> None:
         """A run this coordinator executed, or (`elsewhere`) one another coordinator on the store did."""
         self.running -= not elsewhere
         self.done += 1
-        ok = record["status"] == "ok"
+        ok = record.status == "ok"
         self.failed += not ok
-        wall = record["measurements"].get("wall_s", {}).get("value")
-        took = f" in {wall:.1f}s" if wall is not None else ""
-        line = f"[{self.done}/{self.total}] {record['status']:<7} {spec.method} on {spec.dataset.name} seed {spec.seed}{took}"
+        wall = record.measurements.get("wall_s")
+        took = f" in {wall.value:.1f}s" if wall is not None else ""
+        line = f"[{self.done}/{self.total}] {record.status:<7} {spec.method} on {spec.dataset.name} seed {spec.seed}{took}"
         if elsewhere:
             line += " (by another coordinator)"
         if not ok:
-            line += ": " + ((record.get('error') or '').strip().splitlines() or [''])[-1]
+            line += ": " + ((record.error or '').strip().splitlines() or [''])[-1]
         if self._live:
             self._bar.console.print(line, markup=False, highlight=False)
         else:

@@ -12,31 +12,22 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from harness.record import RECORD_SCHEMA_VERSION, STATUSES
+from pydantic import ValidationError
+
+from harness.record import RunRecord, describe_problems
+from harness.run_folders import ExecutionFiles, execution_of_record_file, record_file_name
 from harness.store import Store
 
-_TEXT_FIELDS = ("run_key", "run_id", "suite", "method", "dataset", "status", "finished_at")
-_REQUIRED = (*_TEXT_FIELDS, "seed")
-_SEED_LIMIT = 2**63  # the store's seed column is a 64-bit SQLite integer
 
-
-def records_dir(artifacts: Path, suite: str) -> Path:
-    return artifacts / suite / "records"
-
-
-def record_file_name(record: dict[str, Any]) -> str:
-    return f"{record['run_key']}.{record['run_id']}.json"
-
-
-def write_record_file(record: dict[str, Any], folder: Path) -> Path:
-    """Write atomically: a temporary file in the same folder, flushed to disk, then renamed."""
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / record_file_name(record)
-    tmp = folder / f".{final.name}.tmp{os.getpid()}"
+def write_record_file(record: RunRecord, runs: Path) -> Path:
+    """Write `record` into the run folder `runs`, atomically: a temporary file in the same folder,
+    flushed to disk, then renamed."""
+    final = ExecutionFiles(runs, record.suite, record.run_key, record.run_id).record
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.parent / f".{final.name}.tmp{os.getpid()}"
     with tmp.open("w", encoding="utf-8") as handle:
-        json.dump(record, handle, sort_keys=True)
+        handle.write(record.json_text())
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, final)
@@ -72,8 +63,7 @@ def ingest(folder: Path, store: Store) -> IngestReport:
         if path.name.startswith("."):
             report.partial += 1
             continue
-        run_key, _, rest = path.name.partition(".")
-        run_id = rest.removesuffix(".json")
+        run_key, run_id = execution_of_record_file(path.name)
         if stored.get(run_key, ("", ""))[0] == run_id:
             report.duplicates += 1
             continue
@@ -82,37 +72,22 @@ def ingest(folder: Path, store: Store) -> IngestReport:
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested thousands deep
             report.corrupt.append((path, str(exc)))
             continue
-        previous = stored.get(record["run_key"])
-        if previous is not None and previous[1] >= record["finished_at"]:
+        previous = stored.get(record.run_key)
+        if previous is not None and previous[1] >= record.finished_at:
             report.duplicates += 1
             continue
         store.put(record)
-        stored[record["run_key"]] = (record["run_id"], record["finished_at"])
-        report.added.append(record["run_key"])
+        stored[record.run_key] = (record.run_id, record.finished_at)
+        report.added.append(record.run_key)
     return report
 
 
-def _read(path: Path) -> dict[str, Any]:
-    """A record from a file, checked enough that storing it cannot fail."""
-    record = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(record, dict):
-        raise ValueError("not a JSON object")
-    missing = [k for k in _REQUIRED if k not in record]
-    if missing:
-        raise ValueError(f"missing field(s) {', '.join(missing)}")
-    wrong = [k for k in _TEXT_FIELDS if not isinstance(record[k], str)]
-    if wrong:
-        raise ValueError(f"field(s) {', '.join(wrong)} are not text")
-    seed = record["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < _SEED_LIMIT:
-        raise ValueError(f"seed {str(seed):.40} is not an integer in [0, 2^63)")
-    version = record.get("record_version", 0)
-    if not isinstance(version, int):
-        raise ValueError(f"record version {str(version):.40} is not an integer")
-    if version > RECORD_SCHEMA_VERSION:
-        raise ValueError(f"record version {version} is newer than this harness reads")
-    if record["status"] not in STATUSES:
-        raise ValueError(f"unknown status '{record['status']}'")
-    if path.name != record_file_name(record):
+def _read(path: Path) -> RunRecord:
+    """The record a file holds, checked field by field (`RunRecord`); a `ValueError` naming each bad field."""
+    try:
+        record = RunRecord.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except ValidationError as exc:
+        raise ValueError(describe_problems(exc)) from None
+    if path.name != record_file_name(record.run_key, record.run_id):
         raise ValueError("file name does not match its run key and run id")
     return record

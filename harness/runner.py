@@ -12,20 +12,21 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from harness.claims import Claimant, RunClaims, heartbeat
 from harness.dataset_files import data_root
 from harness.environment import environment
 from harness.errors import DataError
-from harness.executors.base import ExecutionSettings, Executor
+from harness.executors.base import ExecutionSettings, Executor, RunStarted
 from harness.planner import RunSpec, plan
 from harness.progress import Progress
-from harness.record_files import ingest, records_dir
+from harness.record import RunRecord
+from harness.record_files import ingest
 from harness.registry import executors, load_plugin_file
+from harness.run_folders import records_folder
+from harness.run_inputs import load_dataset
 from harness.store import Store
 from harness.suite import Suite, load_suite
-from harness.worker import load_dataset
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
     executors.resolve(options.executor)  # a misspelt executor fails now, even when nothing is left to run
     suite, planned = plan_suite(suite_path, options.data_root)
     with Store(options.store) as store:
-        picked_up = ingest(records_dir(store.artifacts_dir.absolute(), suite.suite), store)
+        picked_up = ingest(records_folder(store.artifacts_dir.absolute(), suite.suite), store)
         if picked_up.added or picked_up.corrupt:
             print(f"run folder: {picked_up.summary()}", file=sys.stderr)
         for warning in picked_up.warnings():
@@ -135,19 +136,19 @@ class SharedRuns:
             return []
         runs = [(key, spec.run_id) for key, spec in self.waiting.items()]
         result = self.claims.claim(runs, self.seen, len(runs) if limit is None else limit)
-        for record in self.store.records(result.done) if result.done else ():
-            spec = self.waiting.pop(record["run_key"])
+        for record in self.store.run_records(result.done) if result.done else ():
+            spec = self.waiting.pop(record.run_key)
             self.outcome.by_peers += 1
-            self.outcome.by_peers_failed += record["status"] != "ok"
+            self.outcome.by_peers_failed += record.status != "ok"
             self.progress.finished(spec, record, elsewhere=True)
         self.held = len(result.held)
         return [self.waiting.pop(key) for key in result.claimed]
 
-    def store_result(self, spec: RunSpec, record: dict[str, Any]) -> None:
+    def store_result(self, spec: RunSpec, record: RunRecord) -> None:
         self.store.put(record)
         self.claims.release([spec.run_key])
         self.outcome.executed += 1
-        self.outcome.failed += record["status"] != "ok"
+        self.outcome.failed += record.status != "ok"
         self.progress.finished(spec, record)
 
     def give_back(self, specs: Iterable[RunSpec]) -> None:
@@ -173,10 +174,10 @@ def _execute(shared: SharedRuns, executor: Executor) -> None:
         for spec in in_flight.values():
             executor.submit(spec)
         for event in executor.events():
-            if event.kind == "started":
+            if isinstance(event, RunStarted):
                 shared.progress.started(event.spec)
                 continue
-            shared.store_result(event.spec, event.record)  # type: ignore[arg-type]
+            shared.store_result(event.spec, event.record)
             in_flight.pop(event.spec.run_key, None)
             if window is not None and len(in_flight) < window:
                 for spec in shared.claim(window - len(in_flight)):

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.claims import LEASE_S, SCHEMA as CLAIMS_SCHEMA, Claimant, RunClaims
-from harness.record import RECORD_SCHEMA_VERSION
+from harness.record import RECORD_SCHEMA_VERSION, RunRecord
+from harness.run_folders import runs_folder, stored_file
 from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
 if TYPE_CHECKING:
@@ -54,9 +55,9 @@ class Store:
     def artifacts_dir(self) -> Path:
         """Where this store's run folders (logs, predictions, record files) live: `<name>-runs/` beside it.
 
-        One per store, so two stores in one folder never ingest each other's record files.
+        Its layout is `harness.run_folders`'s.
         """
-        return _artifacts_dir(self.path)
+        return runs_folder(self.path)
 
     def _init_schema(self) -> None:
         # The stamp comes first: a coordinator opening the file between two statements must find it ours.
@@ -65,10 +66,10 @@ class Store:
             self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
             self._db.executescript(_SCHEMA + CLAIMS_SCHEMA)
 
-    def put(self, record: dict[str, Any]) -> None:
+    def put(self, record: RunRecord) -> None:
         """Store one finished run in its own transaction, replacing an older record of its key."""
-        row = (record["run_key"], record["run_id"], record["suite"], record["method"], record["dataset"],
-               record["seed"], record["status"], record["finished_at"], json.dumps(record, sort_keys=True))
+        row = (record.run_key, record.run_id, record.suite, record.method, record.dataset, record.seed,
+               record.status, record.finished_at, record.json_text())
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
@@ -84,13 +85,19 @@ class Store:
         return {k: (i, f) for k, i, f in self._db.execute("SELECT run_key, run_id, finished_at FROM runs")}
 
     def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[dict[str, Any]]:
-        query, args = "SELECT run_key, record FROM runs", ()
-        if suite is not None:
-            query, args = query + " WHERE suite = ?", (suite,)
+        """Stored records (of `run_keys`, of `suite`, or all) as their JSON (`RunRecord.as_json`): the form
+        reports, exports and comparisons read, which a run export gives back in part."""
+        where, args = ("", ()) if suite is None else (" WHERE suite = ?", (suite,))
         wanted = None if run_keys is None else set(run_keys)
-        for key, text in self._db.execute(query + " ORDER BY suite, method, dataset, seed", args):
+        query = f"SELECT run_key, record FROM runs{where} ORDER BY suite, method, dataset, seed"
+        for key, text in self._db.execute(query, args):
             if wanted is None or key in wanted:
                 yield json.loads(text)
+
+    def run_records(self, run_keys: Iterable[str] | None = None) -> Iterator[RunRecord]:
+        """Stored records (of `run_keys`, or all) as `RunRecord`s: for code that acts on runs, not reports them."""
+        for record in self.records(run_keys):
+            yield RunRecord.model_validate(record)
 
     def planned_records(self, planned: Iterable["RunSpec"]) -> list[dict[str, Any]]:
         """The stored records of `planned` runs (`RunSpec`s), in plan order, labelled as the plan labels them.
@@ -108,9 +115,10 @@ class Store:
     def predictions_path(self, run_id: str) -> Path:
         """Where the run `run_id` wrote its predictions table, for reports that read them back."""
         row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        if row is None or not json.loads(row[0]).get("predictions"):
+        named = None if row is None else json.loads(row[0]).get("predictions")
+        if not named:
             raise KeyError(f"store {self.path} has no predictions of run {run_id}")
-        return self.path.parent / json.loads(row[0])["predictions"]
+        return stored_file(self.path, named)
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
@@ -126,10 +134,6 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _artifacts_dir(store: Path) -> Path:
-    return store.parent / f"{store.stem}-runs"
 
 
 def as_planned(planned: list["RunSpec"], records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from harness.errors import StoreError
 from harness.record import RECORD_SCHEMA_VERSION
+from harness.run_folders import runs_folder
 
 APPLICATION_ID = 0x48524E53  # "HRNS"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -54,7 +55,7 @@ def quick_check_ok(db: sqlite3.Connection) -> bool:
 
 
 def damaged_store(path: Path, why: str) -> StoreError:
-    runs = path.parent / f"{path.stem}-runs"
+    runs = runs_folder(path)
     return StoreError(
         f"store {path} is damaged ({why})",
         hint=f"Restore it from a backup; or rebuild it from its runs' record files "

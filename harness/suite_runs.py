@@ -8,9 +8,9 @@ can be made) are they matched by (method, dataset, seed) among the runs stored u
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from harness.dataset_files import data_root
 from harness.errors import DataError
@@ -18,6 +18,34 @@ from harness.planner import RunSpec, plan
 from harness.store import Store
 from harness.suite import Suite
 from harness.yaml_source import YamlSource
+
+CELL = ("suite", "method", "dataset", "seed")
+Row = TypeVar("Row", bound=Mapping[str, Any])
+
+
+def newest_per_cell(rows: Iterable[Row]) -> list[Row]:
+    """The newest record (latest `finished_at`) of each (suite, method, dataset, seed), in the order given.
+
+    A cell has several records when its runs' keys differ (a changed dataset file, a new metric version):
+    the last to finish is the one that counts. Of two that finished alike (or say nothing, as an export
+    written before it had the column), the later one given wins.
+    """
+    rows = list(rows)
+    return [rows[position] for position in newest_positions(rows)]
+
+
+def newest_positions(rows: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The positions in `rows` of `newest_per_cell`'s records, ascending (for a frame's `iloc`)."""
+    newest: dict[tuple[Any, ...], int] = {}
+    for position, row in sorted(enumerate(rows), key=lambda item: _finished_at(item[1])):
+        newest[tuple(row[c] for c in CELL)] = position
+    return sorted(newest.values())
+
+
+def _finished_at(row: Mapping[str, Any]) -> str:
+    value = row.get("finished_at")
+    return value if isinstance(value, str) else ""  # an export's empty cell reads as NaN
+
 
 def stored_selection(suite: Suite, source: YamlSource, root: str | Path | None,
                      store: Store) -> tuple[list[dict[str, Any]], list[str], str]:
@@ -38,11 +66,8 @@ def select_suite_runs(suite: Suite, source: YamlSource, root: str | Path | None,
 
 
 def _by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
-    newest: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for record in sorted(stored, key=lambda r: r.get("finished_at") or ""):
-        if record["dataset"] in suite.datasets and record.get("method_entry") in suite.methods:
-            newest[(record["method"], record["dataset"], record["seed"])] = record
-    records = list(newest.values())
+    records = newest_per_cell(r for r in stored
+                              if r["dataset"] in suite.datasets and r.get("method_entry") in suite.methods)
     order = {name: i for i, name in enumerate(suite.methods)}
     methods = sorted({(order[r["method_entry"]], r["method"]) for r in records})
     return records, [method for _, method in methods]

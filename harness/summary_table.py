@@ -10,6 +10,7 @@ from harness.planner import RunSpec
 from harness.reporting.layout import format_stats, spread_note
 from harness.reporting.markdown_table import markdown_table
 from harness.results import records_frame
+from harness.run_folders import results_table
 from harness.stats import summarize
 from harness.store import Store
 from harness.suite import Suite
@@ -50,7 +51,7 @@ def print_summary(suite: Suite, planned: list[RunSpec], store_path: Path) -> Pat
     """Print the table and write it into the suite's run folder; return the file's path."""
     with Store(store_path, read_only=True) as store:
         text = summary_markdown(suite, planned, store)
-        out = store.artifacts_dir / suite.suite / "results.md"
+        out = results_table(store.artifacts_dir, suite.suite)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     sys.stdout.write(text)

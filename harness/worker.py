@@ -5,100 +5,92 @@ otherwise) with the traceback in the error and the run's log; nothing escapes.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import random
 import sys
 import traceback
-from collections import OrderedDict
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
+
+from pydantic import ValidationError
 
 from harness.context import RunContext
 from harness.environment import torch_details
 from harness.measure import measured
 from harness.planner import RunSpec
-from harness.record import new_record, utc_now
-from harness.record_files import records_dir, write_record_file
+from harness.record import RunRecord, describe_problems, utc_now
+from harness.record_files import write_record_file
+from harness.registry import methods
+from harness.run_folders import ExecutionFiles
+from harness.run_inputs import run_inputs
 from harness.run_log import cap_log
-from harness.registry import datasets, methods, metrics, tasks
-
-_DATA_CACHE: OrderedDict[str, Any] = OrderedDict()
-_DATA_CACHE_SIZE = 2
 
 
-def execute(spec: RunSpec, artifacts: Path, environment: dict[str, Any]) -> dict[str, Any]:
-    """Run `spec` and return its finished record, also written as a record file under `artifacts`
+@dataclasses.dataclass
+class _Produced:
+    """What a run has produced so far: a run that fails midway keeps what it had measured."""
+
+    device: str | None = None
+    metrics: dict[str, float] = dataclasses.field(default_factory=dict)
+    measurements: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    predictions: str | None = None
+
+
+def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord:
+    """Run `spec` and return its finished record, also written as a record file in the run folder `runs`
     (with the run's log and predictions), for the coordinator or `harness ingest` to store."""
-    record = new_record(spec, utc_now())
-    log_file = log_path(artifacts, spec)
-    log_file.parent.mkdir(parents=True, exist_ok=True)
-    record["log"] = str(log_file.relative_to(artifacts.parent))
-    with _logging_to(log_file) as log:
+    started_at = utc_now()
+    files = ExecutionFiles.of(runs, spec)
+    files.log.parent.mkdir(parents=True, exist_ok=True)
+    produced = _Produced()
+    status, error = "ok", None
+    with _logging_to(files.log) as log:
         log.info("run %s: %s on %s, seed %d", spec.run_key, spec.method, spec.dataset.name, spec.seed)
         try:
-            _run(spec, record, artifacts, log)
-            record["status"] = "ok"
+            _run(spec, files, produced, log)
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the run's status
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            record["status"] = "oom" if _is_out_of_memory(exc) else "failed"
-            record["error"] = "".join(traceback.format_exception_only(exc)).strip()
+            status = "oom" if _is_out_of_memory(exc) else "failed"
+            error = "".join(traceback.format_exception_only(exc)).strip()
             log.error("%s", "".join(traceback.format_exception(exc)))
-    record["environment"] = environment | torch_details()
-    record["finished_at"] = utc_now()
-    write_record_file(record, records_dir(artifacts, spec.suite))
+    outcome = {"status": status, "error": error, "started_at": started_at, "finished_at": utc_now(),
+               "log": files.named_in_record(files.log), "environment": environment | torch_details()}
+    try:
+        record = RunRecord.of(spec, **outcome, **dataclasses.asdict(produced))
+    except ValidationError as exc:  # a value no record can hold, e.g. a task's metric that is not a number
+        failed = {"status": "failed", "error": f"its results cannot be recorded: {describe_problems(exc)}"}
+        record = RunRecord.of(spec, **(outcome | failed))
+    write_record_file(record, runs)
     return record
 
 
-def log_path(artifacts: Path, spec: RunSpec) -> Path:
-    return execution_file(artifacts, spec, "logs", ".log")
-
-
-def execution_file(artifacts: Path, spec: RunSpec, folder: str, suffix: str) -> Path:
-    """A file of this execution of `spec`, named by run key and run id: two executions of one run (two
-    coordinators, a `--force` rerun) never write one file, and a record names only its own execution's files."""
-    return artifacts / spec.suite / folder / f"{spec.run_key}.{spec.run_id}{suffix}"
-
-
-def _run(spec: RunSpec, record: dict[str, Any], artifacts: Path, log: logging.Logger) -> None:
-    task = tasks.get(spec.task)()
-    data = load_dataset(spec)
-    instance = task.instance(data, spec.dataset.split, spec.seed)
-    metric_objects = {name: metrics.get(full) for name, full in spec.metrics.items()}
+def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging.Logger) -> None:
+    inputs = run_inputs(spec)
     if spec.predictions_file is not None:
         from harness.prediction_files import score_predictions_file
 
-        record["device"] = "none (scored predictions)"
-        record["metrics"] = score_predictions_file(task, instance, Path(spec.predictions_file), metric_objects)
+        produced.device = "none (scored predictions)"
+        produced.metrics = score_predictions_file(inputs.task, inputs.instance, Path(spec.predictions_file),
+                                                  inputs.metrics)
     else:
         method = methods.get(spec.impl)(**spec.params)
         _seed_everything(spec.seed)
         ctx = RunContext(seed=spec.seed, device=_device(spec.device), threads=spec.threads, log=log)
         _pin_threads(spec.threads)
-        record["device"] = ctx.device
-        with measured(record["measurements"]):
-            output = method.run(instance.inputs, ctx)
-        _check_memory(spec, record["measurements"]["peak_rss_mb"]["value"])
-        record["measurements"].update(ctx.to_json())
-        predictions = task.predictions(instance, output)
-        path = execution_file(artifacts, spec, "predictions", ".parquet")
-        _write_atomically(predictions, path)
-        record["predictions"] = str(path.relative_to(artifacts.parent))
-        record["metrics"] = task.score(instance, predictions, metric_objects)
-    log.info("metrics: %s", record["metrics"])
-
-
-def load_dataset(spec: RunSpec) -> Any:
-    """The run's dataset, cached per fingerprint: seeds of one dataset load it once per worker."""
-    key = spec.dataset.fingerprint
-    if key not in _DATA_CACHE:
-        _DATA_CACHE[key] = datasets.get(spec.dataset.loader)(**spec.dataset.load_args)
-        while len(_DATA_CACHE) > _DATA_CACHE_SIZE:
-            _DATA_CACHE.popitem(last=False)
-    _DATA_CACHE.move_to_end(key)
-    return _DATA_CACHE[key]
+        produced.device = ctx.device
+        with measured(produced.measurements):
+            output = method.run(inputs.instance.inputs, ctx)
+        _check_memory(spec, produced.measurements["peak_rss_mb"]["value"])
+        produced.measurements.update(ctx.to_json())
+        predictions = inputs.task.predictions(inputs.instance, output)
+        _write_atomically(predictions, files.predictions)
+        produced.predictions = files.named_in_record(files.predictions)
+        produced.metrics = inputs.score(predictions)
+    log.info("metrics: %s", produced.metrics)
 
 
 def _check_memory(spec: RunSpec, peak_mb: float) -> None:

@@ -18,7 +18,7 @@ import pytest
 import harness
 from harness.registry import methods
 from harness.suite import load_suite
-from harness.worker import _DATA_CACHE
+from harness.run_inputs import _DATA_CACHE
 
 SUITES = Path(__file__).resolve().parent / "repeat_runs"
 SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation")

@@ -17,6 +17,7 @@ import pandas as pd
 from harness.comparison.errors import ComparisonError
 from harness.results import json_mapping, records_frame
 from harness.store import Store
+from harness.suite_runs import newest_positions
 
 REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
 _OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
@@ -50,19 +51,19 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
 
 
 def side_of_records(records: Iterable[dict[str, Any]], source: str, suite_name: str | None = None) -> pd.DataFrame:
-    """Stored run records as a side; the newest record of a (suite, method, dataset, seed) wins."""
-    ordered = sorted(records, key=lambda r: r.get("finished_at") or "")
-    return _as_side(records_frame(ordered), source, suite_name)
+    """Stored run records as a side."""
+    return _as_side(records_frame(records), source, suite_name)
 
 
 def _as_side(frame: pd.DataFrame, source: str, suite_name: str | None) -> pd.DataFrame:
+    """`frame`'s runs (of `suite_name`), the newest of each (suite, method, dataset, seed) only."""
     for column in _OPTIONAL_COLUMNS:
         if column not in frame.columns:
             frame[column] = None
     if suite_name is not None:
         frame = frame[frame["suite"] == suite_name]
     frame = frame.assign(metric_names=frame["metric_names"].map(_json_mapping))
-    frame = frame.drop_duplicates(["suite", "method", "dataset", "seed"], keep="last")
+    frame = frame.iloc[newest_positions(frame.to_dict("records"))]
     _check_one_suite_per_cell(frame, source)
     if frame.empty:
         if suite_name is None:

@@ -5,16 +5,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from harness.planner import RunSpec
+from harness.record import RunRecord, Status, utc_now
+from harness.record_files import write_record_file
 
 
 @dataclass(frozen=True)
 class ExecutionSettings:
     """What every executor needs besides the runs themselves."""
 
-    artifacts: Path                       # the store's runs/ folder
+    artifacts: Path                       # the store's run folder (`harness.run_folders`)
     environment: dict[str, Any]           # the coordinator's provenance, merged into each record
     jobs: int = 1
     plugins: tuple[str, ...] = field(default_factory=tuple)  # --plugin files, re-imported by workers
@@ -28,7 +30,7 @@ class ExecutionSettings:
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
 
 
-def execute_remote(spec: RunSpec, settings: ExecutionSettings) -> dict[str, Any]:
+def execute_remote(spec: RunSpec, settings: ExecutionSettings) -> RunRecord:
     """The body of a run in a process the coordinator did not start (a Ray task, a Slurm job):
     load the plugins there too, then the same `execute` as every other executor."""
     from harness.registry import load_plugin_file
@@ -39,11 +41,28 @@ def execute_remote(spec: RunSpec, settings: ExecutionSettings) -> dict[str, Any]
     return execute(spec, settings.artifacts, settings.environment)
 
 
+def failure_record(spec: RunSpec, status: Status, error: str, started_at: str, log: str | None,
+                   settings: ExecutionSettings) -> RunRecord:
+    """The record of a run whose worker never reported back (timeout, crash, a job that died), written as a
+    record file too, so `harness ingest` of the run folder gives the same store."""
+    record = RunRecord.of(spec, status=status, error=error, started_at=started_at, finished_at=utc_now(), log=log,
+                          environment=settings.environment)
+    write_record_file(record, settings.artifacts)
+    return record
+
+
 @dataclass(frozen=True)
-class RunEvent:
-    kind: Literal["started", "finished"]
+class RunStarted:
     spec: RunSpec
-    record: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    spec: RunSpec
+    record: RunRecord
+
+
+RunEvent = RunStarted | RunFinished
 
 
 class Executor(ABC):
@@ -65,7 +84,7 @@ class Executor(ABC):
 
     @abstractmethod
     def events(self) -> Iterator[RunEvent]:
-        """Yield a `started` and a `finished` event per submitted run, as they happen."""
+        """Yield a `RunStarted` and a `RunFinished` event per submitted run, as they happen."""
 
     @abstractmethod
     def cancel(self) -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from harness.executors.base import Executor, RunEvent
+from harness.executors.base import ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted
 from harness.planner import RunSpec
 from harness.worker import execute
 
 
 class InlineExecutor(Executor):
-    def __init__(self, settings) -> None:  # noqa: ANN001
+    def __init__(self, settings: ExecutionSettings) -> None:
         super().__init__(settings)
         self._queue: deque[RunSpec] = deque()
 
@@ -23,9 +23,8 @@ class InlineExecutor(Executor):
     def events(self) -> Iterator[RunEvent]:
         while self._queue:
             spec = self._queue.popleft()
-            yield RunEvent("started", spec)
-            record = execute(spec, self.settings.artifacts, self.settings.environment)
-            yield RunEvent("finished", spec, record)
+            yield RunStarted(spec)
+            yield RunFinished(spec, execute(spec, self.settings.artifacts, self.settings.environment))
 
     def cancel(self) -> None:
         self._queue.clear()

@@ -20,11 +20,12 @@ from typing import Any
 
 from harness.environment import gpu_names
 from harness.errors import HarnessError
-from harness.executors.base import THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent
+from harness.executors.base import (THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted,
+                                    failure_record)
 from harness.executors.process_tree import die_with_parent, kill_tree, resident_mb
 from harness.planner import RunSpec
-from harness.record import failure, utc_now
-from harness.record_files import records_dir, write_record_file
+from harness.record import RunRecord, Status, utc_now
+from harness.run_folders import ExecutionFiles
 from harness.run_log import cap_log
 
 # How often a busy worker's memory is looked at: listing a process tree reads all of /proc (about 2 ms
@@ -131,8 +132,9 @@ class LocalExecutor(Executor):
         while self._queue or any(w.spec for w in self._workers):
             for worker in self._workers:
                 if worker.ready and worker.spec is None and self._queue:
-                    worker.assign(self._queue.popleft())
-                    yield RunEvent("started", worker.spec)
+                    spec = self._queue.popleft()
+                    worker.assign(spec)
+                    yield RunStarted(spec)
             watched = [w for w in self._workers if w.spec is not None or not w.ready]
             deadlines = [w.deadline for w in watched if w.spec is not None]
             timeout = max(0.0, min(deadlines, default=time.monotonic() + _POLL_S) - time.monotonic())
@@ -154,33 +156,28 @@ class LocalExecutor(Executor):
         assert spec is not None
         if worker.conn.poll():
             try:
-                return RunEvent("finished", spec, worker.conn.recv())
+                return RunFinished(spec, worker.conn.recv())
             except (EOFError, OSError):
                 pass  # the worker died mid-send: a crash, handled below
         if not worker.process.is_alive() or worker.conn.closed:
             worker.process.join(timeout=5)
-            return RunEvent("finished", spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
-                                                            worker.started_at))
+            return RunFinished(spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
+                                                   worker.started_at))
         if (used := worker.resident_mb_over_limit()) is not None:
             worker.kill()
             message = (f"used {used:.0f} MB of resident memory, above its resources.mem of {spec.resources.mem}; "
                        "its worker was killed")
-            return RunEvent("finished", spec, self._failure(spec, "oom", message, worker.started_at))
+            return RunFinished(spec, self._failure(spec, "oom", message, worker.started_at))
         if time.monotonic() > worker.deadline:
             worker.kill()
             message = f"exceeded the timeout of {spec.timeout:g} s; its worker was killed"
-            return RunEvent("finished", spec, self._failure(spec, "timeout", message, worker.started_at))
+            return RunFinished(spec, self._failure(spec, "timeout", message, worker.started_at))
         return None
 
-    def _failure(self, spec: RunSpec, status: str, error: str, started_at: str) -> dict[str, Any]:
-        from harness.worker import log_path
-
-        log = log_path(self.settings.artifacts, spec)
-        cap_log(log)  # the worker that would have capped it is gone
-        record = failure(spec, status, error, started_at, str(log.relative_to(self.settings.artifacts.parent)))
-        record["environment"] = self.settings.environment
-        write_record_file(record, records_dir(self.settings.artifacts, spec.suite))
-        return record
+    def _failure(self, spec: RunSpec, status: Status, error: str, started_at: str) -> RunRecord:
+        files = ExecutionFiles.of(self.settings.artifacts, spec)
+        cap_log(files.log)  # the worker that would have capped it is gone
+        return failure_record(spec, status, error, started_at, files.named_in_record(files.log), self.settings)
 
     def cancel(self) -> None:
         self._queue.clear()

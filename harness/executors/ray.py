@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import HarnessError
-from harness.executors.base import ExecutionSettings, Executor, RunEvent, execute_remote
+from harness.executors.base import (ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted, execute_remote,
+                                    failure_record)
 from harness.planner import RunSpec
-from harness.record import failure, utc_now
-from harness.record_files import records_dir, write_record_file
+from harness.record import Status, utc_now
 
 _POLL_S = 0.5
 
@@ -53,7 +53,7 @@ class RayExecutor(Executor):
                     spec, attempt = self._queue.popleft()
                     self._launch(ray, remote, spec, attempt)
                     if attempt == 0:
-                        yield RunEvent("started", spec)
+                        yield RunStarted(spec)
                 ready, _ = ray.wait(list(self._tasks), num_returns=1, timeout=_POLL_S)
                 for ref in ready:
                     event = self._finish(ray, ref)
@@ -99,7 +99,7 @@ class RayExecutor(Executor):
 
         task = self._tasks.pop(ref)
         try:
-            return RunEvent("finished", task.spec, ray.get(ref))
+            return RunFinished(task.spec, ray.get(ref))
         except errors.OutOfMemoryError as exc:
             return self._failed(task, "oom", f"Ray's memory monitor killed the run: {_first_line(exc)}")
         except errors.RayTaskError as exc:  # the task body itself raised (`execute` records method errors)
@@ -119,11 +119,8 @@ class RayExecutor(Executor):
                 del self._tasks[ref]
                 yield self._failed(task, "timeout", f"exceeded the timeout of {task.spec.timeout:g} s; its Ray task was killed")
 
-    def _failed(self, task: _Task, status: str, error: str) -> RunEvent:
-        record = failure(task.spec, status, error, task.started_at, log=None)
-        record["environment"] = self.settings.environment
-        write_record_file(record, records_dir(self.settings.artifacts, task.spec.suite))
-        return RunEvent("finished", task.spec, record)
+    def _failed(self, task: _Task, status: Status, error: str) -> RunFinished:
+        return RunFinished(task.spec, failure_record(task.spec, status, error, task.started_at, None, self.settings))
 
     def cancel(self) -> None:
         self._queue.clear()

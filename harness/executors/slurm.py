@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from harness.errors import HarnessError
-from harness.executors.base import ExecutionSettings, Executor, RunEvent, execute_remote
+from harness.executors.base import (ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted, execute_remote,
+                                    failure_record)
 from harness.executors.slurm_journal import SubmissionJournal
 from harness.executors.slurm_params import slurm_parameters, status_of_state, thread_setup
 from harness.planner import RunSpec
-from harness.record import failure, utc_now
-from harness.record_files import records_dir, write_record_file
-from harness.worker import log_path
+from harness.record import RunRecord, Status, utc_now
+from harness.run_folders import ExecutionFiles, slurm_folder
 
 try:
     import submitit
@@ -46,7 +46,7 @@ _POLL_S = 1.0
 _STDERR_TAIL_LINES = 20
 
 
-def run_array_task(spec: RunSpec, settings: ExecutionSettings) -> dict[str, Any]:
+def run_array_task(spec: RunSpec, settings: ExecutionSettings) -> RunRecord:
     """The body of one array task: the same `execute` as every other executor.
 
     Submitit turns the signal Slurm sends ahead of the time limit into an exception inside
@@ -85,7 +85,7 @@ class SlurmExecutor(Executor):
         queued, self._queue = self._queue, []
         self._submit(self._reattach(queued))
         for tracked in list(self._jobs.values()):
-            yield RunEvent("started", tracked.spec)
+            yield RunStarted(tracked.spec)
         while self._jobs:
             time.sleep(_POLL_S)
             lost = []
@@ -106,7 +106,7 @@ class SlurmExecutor(Executor):
         self._jobs.clear()
 
     def _folder(self, suite: str) -> Path:
-        return self.settings.artifacts / suite / "slurm"
+        return slurm_folder(self.settings.artifacts, suite)
 
     def _journal(self, suite: str) -> SubmissionJournal:
         if suite not in self._journals:
@@ -160,13 +160,14 @@ class SlurmExecutor(Executor):
         for spec in specs:
             self._jobs[spec.run_key] = _Tracked(spec, submitted[spec.run_key], utc_now())
 
-    def _finished(self, tracked: _Tracked) -> RunEvent | None:
+    def _finished(self, tracked: _Tracked) -> RunFinished | None:
         """The run's record, or a failure record made from the job's state; None for a lost job to submit again."""
         job = tracked.job
         # COMPLETED without a result file yet: a slow shared filesystem, and `result()` waits for it.
         if job.paths.result_pickle.exists() or job.state == "COMPLETED":
             try:
-                return RunEvent("finished", tracked.spec, job.result())
+                # validated: a job a restarted coordinator re-attached may have run an older harness
+                return RunFinished(tracked.spec, RunRecord.model_validate(job.result()))
             except UncompletedJobError:  # FailedJobError too: the job function itself raised
                 pass  # the job left no record: classified below from its state and stderr
         status = status_of_state(job.state)
@@ -176,14 +177,11 @@ class SlurmExecutor(Executor):
             return None
         error = f"its {self.cluster} job {job.job_id} ended ({job.state}) without a record"
         tail = (job.stderr() or "").strip().splitlines()[-_STDERR_TAIL_LINES:]
-        return RunEvent("finished", tracked.spec, self._failure(tracked, status, "\n".join([error, *tail])))
+        return RunFinished(tracked.spec, self._failure(tracked, status, "\n".join([error, *tail])))
 
-    def _failure(self, tracked: _Tracked, status: str, error: str) -> dict[str, Any]:
-        """Written as a record file too, so `harness ingest` of the run folder sees the same store."""
-        artifacts, spec = self.settings.artifacts, tracked.spec
-        log = log_path(artifacts, spec)
-        log = log if log.is_file() else tracked.job.paths.stderr
-        record = failure(spec, status, error, tracked.started_at, str(log.relative_to(artifacts.parent)))
-        record["environment"] = self.settings.environment
-        write_record_file(record, records_dir(artifacts, spec.suite))
-        return record
+    def _failure(self, tracked: _Tracked, status: Status, error: str) -> RunRecord:
+        """Its log is the run's own if it got that far, else the job's stderr."""
+        files = ExecutionFiles.of(self.settings.artifacts, tracked.spec)
+        log = files.log if files.log.is_file() else tracked.job.paths.stderr
+        log_named = files.named_in_record(log)
+        return failure_record(tracked.spec, status, error, tracked.started_at, log_named, self.settings)

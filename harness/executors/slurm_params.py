@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from harness.executors.base import THREAD_VARIABLES
+from harness.record import Status
 from harness.suite import Resources
 
 # A job's wall-clock limit also covers interpreter start and imports, which a run's
@@ -15,7 +16,7 @@ from harness.suite import Resources
 STARTUP_ALLOWANCE_MIN = 1
 
 # Slurm's terminal job states that say why a job left no record; anything else means it was lost.
-_STATUS_OF_STATE = {"TIMEOUT": "timeout", "DEADLINE": "timeout", "OUT_OF_MEMORY": "oom"}
+_STATUS_OF_STATE: dict[str, Status] = {"TIMEOUT": "timeout", "DEADLINE": "timeout", "OUT_OF_MEMORY": "oom"}
 
 
 def slurm_parameters(resources: Resources, timeout_s: float, default_partition: str | None) -> dict[str, Any]:
@@ -37,7 +38,7 @@ def slurm_parameters(resources: Resources, timeout_s: float, default_partition: 
     return parameters
 
 
-def status_of_state(state: str) -> str:
+def status_of_state(state: str) -> Status:
     """The record status of a job that ended without a record, from its Slurm state
     ('CANCELLED by 0' reads as its first word)."""
     words = state.split()

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from harness.planner import RunSpec
-from harness.registry import metrics, tasks
+from harness.run_folders import stored_file
+from harness.run_inputs import run_inputs
 from harness.store import Store
-from harness.worker import load_dataset
 
 
 def within_run_stderr(planned: list[RunSpec], records: list[dict[str, Any]], store: Store,
@@ -25,17 +25,15 @@ def within_run_stderr(planned: list[RunSpec], records: list[dict[str, Any]], sto
         spec = specs.get(record["run_key"])
         if spec is None or record["status"] != "ok" or not record.get("predictions"):
             continue
-        task = tasks.get(spec.task)()
-        instance = task.instance(load_dataset(spec), spec.dataset.split, spec.seed)
-        predictions = pd.read_parquet(store.path.parent / record["predictions"])
-        metric_objects = {name: metrics.get(full) for name, full in spec.metrics.items()}
+        inputs = run_inputs(spec)
+        predictions = pd.read_parquet(stored_file(store.path, record["predictions"]))
         rng = np.random.default_rng(spec.seed)
         draws = []
         for _ in range(resamples):
-            sample = task.resample(instance, rng)
+            sample = inputs.task.resample(inputs.instance, rng)
             if sample is None:
                 break
-            draws.append(task.score(sample, predictions, metric_objects))
+            draws.append(inputs.score(predictions, sample))
         if len(draws) > 1:
-            stderr[record["run_id"]] = {m: float(np.nanstd([d[m] for d in draws], ddof=1)) for m in metric_objects}
+            stderr[record["run_id"]] = {m: float(np.nanstd([d[m] for d in draws], ddof=1)) for m in inputs.metrics}
     return stderr

@@ -5,29 +5,37 @@ import json
 
 import pytest
 
-from harness.record_files import ingest, record_file_name, records_dir
+from harness.record_files import ingest
+from harness.run_folders import record_file_name, records_folder
 from harness.store import Store
+from tests.harness.records import record_json
 
-GOOD = {"record_version": 1, "run_key": "k1", "run_id": "r1", "suite": "toy", "method": "m", "dataset": "d",
-        "seed": 0, "status": "ok", "finished_at": "2026-01-01T00:00:00"}
+GOOD = record_json(run_key="k1", run_id="r1", suite="toy")
 
 
 def _plant(folder, record: dict) -> str:
     """Write `record` under the name its run key and id give, as a worker would."""
     folder.mkdir(parents=True, exist_ok=True)
-    name = record_file_name(record)
+    name = record_file_name(record["run_key"], record["run_id"])
     (folder / name).write_text(json.dumps(record))
     return name
 
 
 @pytest.mark.parametrize(("change", "problem"), [
-    ({"seed": 2**63}, "seed 9223372036854775808 is not an integer in [0, 2^63)"),
-    ({"seed": -1}, "seed -1 is not an integer in [0, 2^63)"),
-    ({"seed": True}, "seed True is not an integer in [0, 2^63)"),
-    ({"seed": "0"}, "seed 0 is not an integer in [0, 2^63)"),
-    ({"finished_at": 17}, "field(s) finished_at are not text"),
-    ({"method": None}, "field(s) method are not text"),
-    ({"record_version": "1"}, "record version 1 is not an integer"),
+    ({"seed": 2**63}, "seed: input should be less than 9223372036854775808, not 9223372036854775808"),
+    ({"seed": -1}, "seed: input should be greater than or equal to 0, not -1"),
+    ({"seed": True}, "seed: input should be a valid integer, not true"),
+    ({"seed": "0"}, 'seed: input should be a valid integer, not "0"'),
+    ({"finished_at": 17}, "finished_at: input should be a valid string, not 17"),
+    ({"method": None}, "method: input should be a valid string, not null"),
+    ({"record_version": "1"}, 'record_version: input should be 1, not "1"'),
+    ({"record_version": 2},
+     "record_version: record version 2 is newer than this harness reads (1); upgrade the harness"),
+    ({"status": "done"}, "status: input should be 'ok', 'failed', 'timeout', 'oom' or 'crashed', not \"done\""),
+    ({"measurements": {"wall_s": {"value": "fast"}}},
+     'measurements.wall_s.value: input should be a valid number, not "fast"; measurements.wall_s.unit: missing'),
+    ({"resources": {"mem": "lots"}}, "resources.mem: 'lots' is not a memory size; write e.g. '512M', '8G' or '1T'"),
+    ({"comment": "hand-edited"}, "comment: not a field of a version-1 record"),
 ])
 def test_record_the_store_cannot_hold_is_skipped_and_named(tmp_path, change, problem):
     folder = tmp_path / "records"
@@ -51,10 +59,10 @@ def test_json_nested_too_deep_to_parse_is_skipped(tmp_path):
 def test_leftover_record_with_a_64_bit_overflowing_seed_does_not_block_the_next_run(cli, write_suite, store):
     """Before seeds were bounded, a seed of 2^63 crashed the coordinator in `Store.put` and its record file
     crashed every later run and ingest of the suite."""
-    folder = records_dir(Store(store).artifacts_dir.absolute(), "toy")
+    folder = records_folder(Store(store).artifacts_dir.absolute(), "toy")
     bad = _plant(folder, GOOD | {"seed": 2**63})
     code, out, err = cli("run", str(write_suite()), "--store", str(store))
     assert code == 0 and "4 runs executed (0 failed)" in out, err
-    assert f"skipped corrupt record file {folder / bad}: seed 9223372036854775808" in err
+    assert f"skipped corrupt record file {folder / bad}: seed: input should be less than 9223372036854775808" in err
     code, _, err = cli("ingest", str(folder), "--store", str(store), plugin=False)
     assert code == 0 and bad in err and "Traceback" not in err

@@ -8,6 +8,7 @@ import time
 
 from harness.claims import Claimant, heartbeat, machine_id
 from harness.store import Store
+from tests.harness.records import a_record
 
 
 def _peer(owner: str, pid: int | None = None) -> Claimant:
@@ -61,8 +62,7 @@ def test_a_dead_coordinator_on_this_machine_loses_its_runs_at_once(store):
 
 def test_a_run_a_peer_stored_since_planning_is_done_not_claimed(store):
     with Store(store) as db:
-        db.put({"run_key": "k2", "run_id": "theirs", "suite": "s", "method": "m", "dataset": "d", "seed": 0,
-                "status": "ok", "finished_at": "2026-01-01T00:00:00"})
+        db.put(a_record(run_key="k2", run_id="theirs"))
         result = db.claims(_peer("b")).claim(RUNS, NOTHING_STORED, 3)
     assert result.done == ["k2"] and result.claimed == ["k1", "k3"]
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from harness.planner import RunSpec
-from harness.record import new_record, utc_now
+from harness.record import RunRecord, utc_now
 from harness.registry import load_plugin_file
 from harness.runner import plan_suite
 from harness.store import Store
@@ -50,15 +50,14 @@ def put_runs(path, specs: list[RunSpec], accuracy: Callable[[RunSpec], float] = 
     """Store one finished toy run per spec, as the runner would, with the given outcome."""
     with Store(path) as store:
         for spec in specs:
-            record = new_record(spec, utc_now())
-            record.update(finished_at=utc_now(), environment={"hardware_fingerprint": hardware})
             if failed(spec):
-                record.update(status="failed", error="ValueError: planted failure")
+                outcome = {"status": "failed", "error": "ValueError: planted failure"}
             else:
                 figures = {"wall_s": wall_s} | (measures or {})
-                record.update(status="ok", metrics={"accuracy": accuracy(spec)},
-                              measurements={name: {"value": value, "unit": "s"} for name, value in figures.items()})
-            store.put(record)
+                outcome = {"status": "ok", "metrics": {"accuracy": accuracy(spec)},
+                           "measurements": {name: {"value": value, "unit": "s"} for name, value in figures.items()}}
+            store.put(RunRecord.of(spec, **outcome, started_at=utc_now(), finished_at=utc_now(),
+                                   environment={"hardware_fingerprint": hardware}))
     return str(path)
 
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import json
 
-from harness.record_files import ingest, record_file_name, write_record_file
+from harness.record_files import ingest, write_record_file
+from harness.run_folders import record_file_name
 from harness.store import Store
+from tests.harness.records import a_record
 
 
 def _run(cli, write_suite, store):
@@ -19,7 +21,8 @@ def test_every_finished_run_leaves_a_record_file(cli, write_suite, store):
     assert len(files) == 4
     for path in files:
         record = json.loads(path.read_text())
-        assert path.name == record_file_name(record) and stored[record["run_key"]] == record
+        assert path.name == record_file_name(record["run_key"], record["run_id"])
+        assert stored[record["run_key"]] == record
 
 
 def test_ingest_rebuilds_a_lost_store_and_twice_stores_each_run_once(cli, write_suite, store, tmp_path):
@@ -43,15 +46,14 @@ def test_half_written_and_corrupt_files_are_skipped_and_reported(cli, write_suit
     code, out, err = cli("ingest", str(folder), "--store", str(tmp_path / "s.sqlite"), plugin=False)
     assert code == 0
     assert "4 runs ingested" in out and "2 corrupt files skipped" in out and "1 partial writes ignored" in out
-    assert "garbage.x.json" in err and "missing field(s) status" in err
+    assert "garbage.x.json" in err and "0000.1111.json: status: missing" in err
 
 
 def test_the_newest_record_of_a_run_wins(tmp_path):
     store = Store(tmp_path / "s.sqlite")
-    base = {"run_key": "k1", "suite": "s", "method": "m", "dataset": "d", "seed": 0, "status": "failed",
-            "record_version": 1}
-    write_record_file(base | {"run_id": "old", "finished_at": "2026-01-01T00:00:00"}, tmp_path / "r")
-    write_record_file(base | {"run_id": "new", "status": "ok", "finished_at": "2026-02-01T00:00:00"}, tmp_path / "r")
+    write_record_file(a_record(run_key="k1", run_id="old", status="failed", finished_at="2026-01-01T00:00:00"),
+                      tmp_path / "r")
+    write_record_file(a_record(run_key="k1", run_id="new", finished_at="2026-02-01T00:00:00"), tmp_path / "r")
     report = ingest(tmp_path / "r", store)
     assert [r["run_id"] for r in store.records()] == ["new"] and report.duplicates == 1
 

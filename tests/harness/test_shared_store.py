@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.claims import Claimant
-from harness.record import new_record, utc_now
+from harness.record import RunRecord, utc_now
 from harness.runner import RunOptions, plan_suite, run_suite
 from harness.store import Store
 from tests.conftest import TOY_PLUGIN
@@ -60,7 +60,9 @@ def test_a_run_a_peer_stores_meanwhile_is_counted_not_run_again(write_suite, sto
     def peer_finishes() -> None:
         time.sleep(0.5)
         with Store(store) as db:
-            db.put(new_record(held, utc_now()) | {"run_id": "theirs", "error": "theirs failed", "finished_at": utc_now()})
+            theirs = RunRecord.of(held, status="failed", error="theirs failed", started_at=utc_now(),
+                                  finished_at=utc_now())
+            db.put(theirs.changed(run_id="theirs"))
             db.claims(Claimant("peer", "another machine", 1)).release()
 
     peer = threading.Thread(target=peer_finishes)

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 from harness.planner import plan
-from harness.record import new_record
+from harness.record import RunRecord
 from harness.registry import load_plugin_file
 from harness.store import Store
 from harness.suite import load_suite
@@ -69,15 +69,15 @@ def write_fixed_store(folder: Path, evil: bool = False) -> tuple[Path, Path]:
     with Store(store_path) as store:
         for index, spec in enumerate(plan(suite, source, folder)):
             value = VALUES[(spec.method if spec.method_entry != EVIL_NAME else "noisy", spec.dataset.name)][spec.seed]
-            record = new_record(spec, f"2026-11-30T12:00:{index:02d}.000+00:00")
-            record.update(run_id=f"run{index:02d}", finished_at=f"2026-11-30T12:01:{index:02d}.000+00:00",
-                          environment=ENVIRONMENT, device="cpu")
+            timing = {"started_at": f"2026-11-30T12:00:{index:02d}.000+00:00",
+                      "finished_at": f"2026-11-30T12:01:{index:02d}.000+00:00"}
             if value is None:
-                record.update(status="failed", error="ValueError: planted failure")
+                outcome = {"status": "failed", "error": "ValueError: planted failure"}
             else:
-                record.update(status="ok", metrics={"accuracy": value},
-                              measurements={"wall_s": {"value": 0.5 + index / 10, "unit": "s"},
+                outcome = {"status": "ok", "metrics": {"accuracy": value},
+                           "measurements": {"wall_s": {"value": 0.5 + index / 10, "unit": "s"},
                                             "samples": {"value": 100.0, "unit": "count"},
-                                            "rate": {"value": value, "unit": "1/s", "higher_is_better": True}})
-            store.put(record)
+                                            "rate": {"value": value, "unit": "1/s", "higher_is_better": True}}}
+            record = RunRecord.of(spec, **timing, **outcome, environment=ENVIRONMENT, device="cpu")
+            store.put(record.changed(run_id=f"run{index:02d}"))
     return suite_path, store_path

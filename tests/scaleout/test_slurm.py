@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.executors.base import ExecutionSettings
-from harness.record_files import records_dir
+from harness.run_folders import records_folder
 from harness.registry import executors, load_plugin_file
 from harness.runner import plan_suite
 from harness.store import Store
@@ -225,7 +225,7 @@ def test_real_slurm_coordinator_restarted_after_sigkill_reattaches_its_jobs(cli,
     assert code == 0 and Store(store).count() == 4
     executed = int(re.search(r"(\d+) runs executed", out).group(1))
     again = {key for key, entry in json.loads(journal.read_text()).items() if entry != submitted[key]}
-    record_files = Counter(p.name.split(".")[0] for p in records_dir(tmp_path / "slow-runs", "slow").glob("*.json"))
+    record_files = Counter(p.name.split(".")[0] for p in records_folder(tmp_path / "slow-runs", "slow").glob("*.json"))
     # Queued and running jobs were re-attached; only a job that ended between the rerun's ingest of the
     # run folder and its look at the journal is executed a second time (and its later record wins).
     assert executed - len(again) >= 1
