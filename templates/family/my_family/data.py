@@ -36,7 +36,7 @@ def _require(valid: pd.Series, values: pd.Series, expected: str, path: Path) -> 
     """A `DataError` at the first row of `values` that is not `valid` (line 1 is the header)."""
     bad = np.flatnonzero(~valid.to_numpy())
     if bad.size:
-        raise DataError(f"{values.iloc[bad[0]]!r} in column {values.name!r} is not {expected}", file=path,
+        raise DataError(f"'{values.iloc[bad[0]]}' in column '{values.name}' is not {expected}", file=path,
                         line=int(bad[0]) + 2)
 
 
