@@ -1,0 +1,1 @@
+"""The baselines the paper compares with, one module each, named after it."""

@@ -1,0 +1,110 @@
+"""The family's contract: what a method sees, what it returns, and how that is scored.
+
+Starter task: score unlabelled test points for the positive class, knowing labelled training points;
+AUROC on the test points. Replace the inputs, the output check and the scoring with your problem's, and
+keep the shape: a method sees only `Instance.inputs`; `predictions` makes one row per scored sample;
+`score` reads that table alone, so stored and bring-your-own predictions can be re-scored later.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import DataError, Instance, Metric, Task
+
+PREDICTION_COLUMNS = ("sample", "score")  # a bring-your-own predictions file has these columns
+
+
+@dataclass(frozen=True)
+class Points:
+    """What a loader returns: points with a 0/1 label each."""
+
+    name: str
+    x: np.ndarray  # (n, d) float
+    y: np.ndarray  # (n,) int, 1 = positive
+
+
+@dataclass(frozen=True)
+class ScoringInputs:
+    """What a method may see: the training points with their labels, the test points without."""
+
+    x_train: np.ndarray
+    y_train: np.ndarray
+    x_test: np.ndarray
+
+
+@dataclass(frozen=True)
+class ScoringTruth:
+    """What only scoring sees: the test points' row numbers in the dataset and their labels."""
+
+    test_idx: np.ndarray
+    test_y: np.ndarray
+
+
+def held_out_fraction(split: Mapping[str, Any]) -> float:
+    """The suite's `split: {test_fraction: f}` (default 0.5); a `ValueError` names a wrong key or value."""
+    unknown = sorted(str(key) for key in set(split) - {"test_fraction"})
+    if unknown:
+        raise ValueError(f"unknown split key {unknown[0]!r}; allowed: test_fraction")
+    fraction = split.get("test_fraction", 0.5)
+    if isinstance(fraction, bool) or not isinstance(fraction, (int, float)) or not 0 < fraction < 1:
+        raise ValueError(f"split key 'test_fraction' must be a fraction in (0, 1), got {fraction!r}")
+    return float(fraction)
+
+
+class PointScoring(Task):
+    """Score test points for the positive class; a new random split per seed."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        held_out_fraction(split)
+
+    def instance(self, data: Points, split: Mapping[str, Any], seed: int) -> Instance:
+        order = np.random.default_rng(seed).permutation(data.y.size)
+        n_test = round(held_out_fraction(split) * data.y.size)
+        test, train = np.sort(order[:n_test]), np.sort(order[n_test:])
+        for part, rows in (("train", train), ("test", test)):
+            if np.unique(data.y[rows]).size < 2:
+                raise DataError(f"dataset '{data.name}': the {part} part of seed {seed}'s split holds one class",
+                                field="split", hint="Use more points, or a test_fraction nearer 0.5.")
+        inputs = ScoringInputs(data.x[train], data.y[train], data.x[test])
+        return Instance(inputs=inputs, truth=ScoringTruth(test, data.y[test]))
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        scores = np.asarray(output, dtype=np.float64)
+        test_idx = instance.truth.test_idx
+        if scores.shape != test_idx.shape:
+            raise ValueError(f"a method must return one score per test point, shape {test_idx.shape}, "
+                             f"got shape {scores.shape}")
+        return pd.DataFrame({"sample": test_idx, "score": scores})
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        truth: ScoringTruth = instance.truth
+        scores = scores_of(predictions, truth.test_idx)
+        return {key: metric(truth.test_y, scores) for key, metric in metrics.items()}
+
+    def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
+        """Test points drawn with replacement: the within-run bootstrap (`harness report --bootstrap N`)."""
+        truth: ScoringTruth = instance.truth
+        draw = rng.integers(0, truth.test_idx.size, truth.test_idx.size)
+        return Instance(instance.inputs, ScoringTruth(truth.test_idx[draw], truth.test_y[draw]))
+
+
+def scores_of(predictions: pd.DataFrame, samples: np.ndarray) -> np.ndarray:
+    """The scores of `samples`, in their order, from a predictions table (a run's, or a user's file)."""
+    missing = [column for column in PREDICTION_COLUMNS if column not in predictions.columns]
+    if missing:
+        raise DataError(f"predictions lack column {missing[0]!r}", field=missing[0],
+                        hint="A predictions table has one row per test point, with columns sample and score.")
+    if predictions["sample"].duplicated().any():
+        twice = predictions["sample"][predictions["sample"].duplicated()].iloc[0]
+        raise DataError(f"sample {twice} has more than one score", field="sample")
+    by_sample = pd.Series(predictions["score"].to_numpy(dtype=np.float64), index=predictions["sample"].to_numpy())
+    absent = samples[~np.isin(samples, by_sample.index)]
+    if absent.size:
+        raise DataError(f"{absent.size} of {samples.size} test points have no score, e.g. sample {absent[0]}",
+                        field="sample", hint="Score every test point (or every point of the dataset).")
+    return by_sample.loc[samples].to_numpy()
