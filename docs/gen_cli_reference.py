@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli import _parser as build_parser
+from harness.cli import build_parser
 
 OUT = Path(__file__).with_name("cli.md")
 HEADER = """\

@@ -86,8 +86,6 @@ def test_help_imports_no_heavy_library():
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
-@pytest.mark.skipif(not hasattr(harness.record, "record_json_schema"),
-                    reason="harness.record.record_json_schema is written on another branch; this runs once merged")
 def test_schema_record_prints_the_run_record_json_schema(cli):
     code, out, _ = cli("schema", "--record")
     assert code == 0 and json.loads(out) == harness.record.record_json_schema()
