@@ -20,7 +20,7 @@ def check_template(template: str, sample: dict[str, Any]) -> None:
         fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
     except ValueError as exc:
         raise ValueError(f"{template!r} is not a format template ({exc}); write fields as {{name}}") from None
-    for name, spec in fields:
+    for name, spec in ((name, spec or "") for name, spec in fields):
         if name not in sample:
             raise ValueError(f"{template!r} uses the field {{{name}}}; use only {names}, "
                              "with no indexing or attributes")

@@ -95,6 +95,8 @@ def errors_named(path: Path) -> Iterator[None]:
 class _Cursor(sqlite3.Cursor):
     """Rows are read lazily, so fetching can meet a damaged page as well as executing."""
 
+    connection: "StoreConnection"
+
     def __next__(self) -> Any:
         with errors_named(self.connection.path):
             return super().__next__()
@@ -117,15 +119,15 @@ class StoreConnection(sqlite3.Connection):
     def cursor(self, factory: type[sqlite3.Cursor] = _Cursor) -> sqlite3.Cursor:  # type: ignore[override]
         return super().cursor(factory)
 
-    def execute(self, sql: str, parameters: Any = ()) -> sqlite3.Cursor:  # type: ignore[override]
+    def execute(self, sql: str, parameters: Any = ()) -> sqlite3.Cursor:
         with errors_named(self.path):
             return self.cursor().execute(sql, parameters)
 
-    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
         with errors_named(self.path):
             return self.cursor().executemany(sql, rows)
 
-    def executescript(self, script: str) -> sqlite3.Cursor:  # type: ignore[override]
+    def executescript(self, script: str) -> sqlite3.Cursor:
         with errors_named(self.path):
             return super().executescript(script)
 

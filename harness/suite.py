@@ -379,18 +379,18 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
         _resolve(source, ("datasets", name, "loader"), lambda e=entry: datasets.resolve(e.loader, family))
     for index, metric in enumerate(suite.metrics):
         _resolve(source, ("metrics", index), lambda m=metric: metrics.resolve(m, family))
-    for name, entry in suite.methods.items():
-        if entry.impl is None:
+    for name, method in suite.methods.items():
+        if method.impl is None:
             continue
-        full = _resolve(source, ("methods", name, "impl"), lambda e=entry: methods.resolve(e.impl, family))
+        full = _resolve(source, ("methods", name, "impl"), lambda m=method: methods.resolve(m.impl, family))
         solves = methods.entry(full).meta.get("task")  # one task name, or a tuple of the tasks it serves
         solved = (solves,) if isinstance(solves, str) else tuple(solves or ())
         if solved and tasks.resolve(suite.task) not in solved:
             served = " and ".join(f"'{t}'" for t in solved)
             raise source.error(("methods", name, "impl"), f"method '{full}' solves task {served}, not '{suite.task}'")
     known = {"method": set(suite.methods), "dataset": set(suite.datasets)}
-    for name, entry in suite.methods.items():
-        for dataset in entry.dataset_params:
+    for name, method in suite.methods.items():
+        for dataset in method.dataset_params:
             if dataset not in known["dataset"]:
                 raise source.error(("methods", name, "dataset_params", dataset), f"'{dataset}' is not a dataset of this suite",
                                    hint=f"Known: {', '.join(sorted(known['dataset']))}.")

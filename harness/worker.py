@@ -77,6 +77,7 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         produced.metrics = score_predictions_file(inputs.task, inputs.instance, Path(spec.predictions_file),
                                                   inputs.metrics)
     else:
+        assert spec.impl is not None  # the planner gives every spec an impl or a predictions file
         method = methods.get(spec.impl)(**spec.params)
         _seed_everything(spec.seed)
         ctx = RunContext(seed=spec.seed, device=_device(spec.device), threads=spec.threads, log=log)

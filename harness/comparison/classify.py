@@ -122,6 +122,7 @@ def _cell(pair: tuple[str, str], criterion: Criterion, base: pd.DataFrame | None
         return verdict(Status.MISSING)
     if not in_base:
         return verdict(Status.NEW)
+    assert base is not None and cand is not None  # a side without rows measures nothing
     base_failed, cand_failed = _failures(base), _failures(cand)
     if cand_failed and not base_failed:
         return verdict(Status.NEWLY_FAILING, reason=f"{cand_failed} of {len(cand)} runs failed")
@@ -177,6 +178,7 @@ def _beyond_tolerance(criterion: Criterion, base: float, cand: float) -> bool | 
     """Whether the change exceeds the rule either way; None when a ratio is meaningless."""
     rule = criterion.rule
     if rule.max_ratio is None:
+        assert rule.max_drop is not None  # a rule sets exactly one of them
         return abs(cand - base) > rule.max_drop
     if base <= 0 or cand <= 0:
         return None

@@ -87,10 +87,12 @@ def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
 def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
     if check.best is not None:
         return _best_pairs(data, check, dataset, higher)
+    better, than = check.better, check.than
+    assert better is not None and than is not None  # the check's schema: `best`, or `better` and `than`
     if check.at_matched is not None:
-        return _matched_pairs(data, check.better, check.than, check.metric, check.at_matched, dataset)
-    a = representative(data, check.better, dataset, check.metric, check.select_by)
-    b = representative(data, check.than, dataset, check.metric, check.select_by)
+        return _matched_pairs(data, better, than, check.metric, check.at_matched, dataset)
+    a = representative(data, better, dataset, check.metric, check.select_by)
+    b = representative(data, than, dataset, check.metric, check.select_by)
     return _seed_pairs(data, a, b, dataset, check.metric)
 
 
@@ -112,6 +114,7 @@ def representative(data: "ReportData", method: str, dataset: str, metric: str, s
                else "name one variant or declare 'select_by' (a validation figure)")
         raise Unmeasurable(f"'{method}' has {len(measured)} measured variants on '{dataset}': {why}")
     sign = 1 if selector.higher_is_better else -1
+    assert select_by is not None  # a selector was found under it
     scored = [(sign * c.stats.mean, v) for v in measured
               if (c := data.cell(v, dataset, select_by)) and c.stats.n > 0 and math.isfinite(c.stats.mean)]
     if not scored:
@@ -122,7 +125,7 @@ def representative(data: "ReportData", method: str, dataset: str, metric: str, s
 def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str) -> Pairs:
     cell_a, cell_b = data.cell(a, dataset, metric), data.cell(b, dataset, metric)
     shared = sorted(set(cell_a.seeds) & set(cell_b.seeds)) if cell_a and cell_b else []
-    if not shared:
+    if cell_a is None or cell_b is None or not shared:
         raise Unmeasurable(f"'{a}' and '{b}' share no measured seed on '{dataset}'")
     return Pairs(dataset, a, b, tuple(cell_a.values[cell_a.seeds.index(s)] for s in shared),
                  tuple(cell_b.values[cell_b.seeds.index(s)] for s in shared),
@@ -132,8 +135,10 @@ def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str) -
 def _best_pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
     """X's representative against the rival with the best mean (the strongest rival: conservative).
     X's other grid variants are X, not rivals."""
-    own = representative(data, check.best, dataset, check.metric, check.select_by)
-    mine = set(variants(data, check.best.split("[", 1)[0]))
+    best = check.best
+    assert best is not None  # `_pairs` sends only `best` checks here
+    own = representative(data, best, dataset, check.metric, check.select_by)
+    mine = set(variants(data, best.split("[", 1)[0]))
     rivals = [(_rank_value(c.stats.mean, higher), m) for m in data.methods
               if m not in mine and (c := data.cell(m, dataset, check.metric)) and c.stats.n > 0]
     if not rivals:
@@ -183,6 +188,7 @@ def _points(data: "ReportData", method: str, dataset: str, metric: str, axis: st
 
 def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
     """Per-dataset Wilcoxon tests, Holm over datasets, combined into one verdict."""
+    assert info.higher_is_better is not None  # `check_claim` leaves claims on undirected metrics unmeasurable
     tests = [paired_test(p.a_values, p.b_values, info.higher_is_better) for p in pairs]
     better, worse = holm([t.p_better for t in tests]), holm([t.p_worse for t in tests])
     floor = holm([smallest_wilcoxon_p(t.n) for t in tests])

@@ -50,7 +50,7 @@ def _table(data: ReportData, table: Table) -> list[str]:
     for row in table.rows:
         cells = []
         for col in table.cols:
-            opening, closing = _MARKS.get(table.ranks.get((row, col)), ("", ""))
+            opening, closing = _MARKS.get(table.ranks.get((row, col), 0), ("", ""))
             cells.append(f"{opening}{_cell(table.text(row, col))}{closing}")
         lines.append(escape(row) + " & " + " & ".join(cells) + r" \\")
     if refs:

@@ -46,7 +46,7 @@ def table(data: ReportData, metric: str) -> Table:
             method, dataset = (row, col) if by_method else (col, row)
             cells[(row, col)] = data.cell(method, dataset, metric)
     if metric in data.suite.report.measures:  # rows of methods that never record the figure say nothing
-        rows = [row for row in rows if any(cells[(row, col)] is not None for col in cols)]
+        rows = tuple(row for row in rows if any(cells[(row, col)] is not None for col in cols))
     ranks = _ranks(data, metric, cells, by_method)
     template = data.suite.report.template(metric) if data.metrics[metric].kind == "quality" else AUTO_CELL
     return Table(metric, data.suite.report.rows, tuple(rows), tuple(cols), cells, ranks, template)

@@ -47,7 +47,7 @@ def _table(data: ReportData, table: Table) -> list[str]:
 
 def _marked(table: Table, row: str, col: str) -> str:
     """A cell's text, escaped, bold when best and underlined when second."""
-    opening, closing = _MARKS.get(table.ranks.get((row, col)), ("", ""))
+    opening, closing = _MARKS.get(table.ranks.get((row, col), 0), ("", ""))
     return f"{opening}{escape(table.text(row, col))}{closing}"
 
 
@@ -66,7 +66,8 @@ def _ranking(data: ReportData) -> list[str]:
     metric = data.main_metric
     means = {d: {m: c.stats.mean for m in data.methods if (c := data.cell(m, d, metric)) and c.stats.n}
              for d in data.datasets}
-    rates = mean_win_rate(means, data.metrics[metric].higher_is_better)
+    higher = data.metrics[metric].higher_is_better
+    rates = mean_win_rate(means, higher) if higher is not None else {}
     if not rates:
         return []
     ranked = [(escape(m), [f"{rates[m]:.2f}"]) for m in sorted(rates, key=lambda m: -rates[m])]

@@ -35,7 +35,8 @@ def _mean_and_error(cell: Cell | None) -> tuple[float, float]:
 
 def method_colors(methods: tuple[str, ...]) -> dict[str, Any]:
     """One distinct colour per method, the same in every plot: tab10, or tab20 past ten methods."""
-    palette = plt.get_cmap("tab10" if len(methods) <= 10 else "tab20").colors
+    colormap = plt.get_cmap("tab10" if len(methods) <= 10 else "tab20")
+    palette = [colormap(i) for i in range(colormap.N)]
     return {method: palette[i % len(palette)] for i, method in enumerate(methods)}
 
 
@@ -104,7 +105,7 @@ def parameter_curve(data: ReportData, metric: str, entry: str, axis: str) -> Fig
 def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
     """Quality against cost per method, one panel per dataset; the non-dominated methods are joined."""
     fig, axes = plt.subplots(1, len(data.datasets), figsize=(3.6 * len(data.datasets), 3.2), squeeze=False)
-    higher = data.metrics[metric].higher_is_better
+    higher = data.metrics[metric].higher_is_better is True  # the front of an undirected metric: lower is better
     colors = method_colors(data.methods)
     for ax, dataset in zip(axes[0], data.datasets):
         points = []
