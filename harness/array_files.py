@@ -75,7 +75,7 @@ def _size(count: int) -> str:
     if count < 1024:
         return f"{count} bytes"
     value = float(count)
-    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB"):
+    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB"):  # noqa: B007 (the unit it stops at is the answer)
         value /= 1024
         if value < 1024:
             break

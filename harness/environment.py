@@ -98,7 +98,8 @@ def torch_details() -> dict[str, Any]:
     torch = sys.modules.get("torch")
     if torch is None:
         return {}
-    details: dict[str, Any] = {"torch": torch.__version__, "cuda": torch.version.cuda, "torch_threads": torch.get_num_threads()}
+    details: dict[str, Any] = {"torch": torch.__version__, "cuda": torch.version.cuda,
+                               "torch_threads": torch.get_num_threads()}
     if torch.cuda.is_available():
         details["cuda_device"] = torch.cuda.get_device_name()
     return details

@@ -20,7 +20,8 @@ from harness.errors import DataError, HarnessError
 _SCORE_HINT = "Each row is one test sample; the task's README lists the columns its predictions table needs."
 
 
-def score_predictions_file(task: Task, instance: Instance, path: Path, metrics: Mapping[str, Metric]) -> dict[str, float]:
+def score_predictions_file(task: Task, instance: Instance, path: Path,
+                           metrics: Mapping[str, Metric]) -> dict[str, float]:
     """The metrics of the predictions in `path`; a `DataError` naming the file for anything wrong with it."""
     predictions = _read(path)
     _check_finite(predictions, path)

@@ -43,7 +43,8 @@ class Progress:
         self.failed += not ok
         wall = record.measurements.get("wall_s")
         took = f" in {wall.value:.1f}s" if wall is not None else ""
-        line = f"[{self.done}/{self.total}] {record.status:<7} {spec.method} on {spec.dataset.name} seed {spec.seed}{took}"
+        run = f"{spec.method} on {spec.dataset.name} seed {spec.seed}"
+        line = f"[{self.done}/{self.total}] {record.status:<7} {run}{took}"
         if elsewhere:
             line += " (by another coordinator)"
         if not ok:

@@ -161,9 +161,10 @@ class MethodEntry(_Frozen):
             if isinstance(value, list) and not value:
                 raise ValueError(f"params.{name} is an empty list, so the grid would be empty")
         for dataset, overrides in self.dataset_params.items():
-            for name, value in overrides.items():
+            for name in overrides:
                 if isinstance(self.params.get(name), list):
-                    raise ValueError(f"dataset_params.{dataset}.{name} overrides a grid axis; fix the value or the axis")
+                    raise ValueError(f"dataset_params.{dataset}.{name} overrides a grid axis; "
+                                     "fix the value or the axis")
         return self
 
 
@@ -352,7 +353,8 @@ def _first_error(source: YamlSource, exc: ValidationError) -> SuiteError:
     if kind == "missing":
         return source.error(loc[:-1], f"required key '{loc[-1]}' is missing")
     if loc == ("schema_version",):
-        return source.error(loc, f"schema_version must be {SCHEMA_VERSION}", hint="This harness reads version 1 suites.")
+        return source.error(loc, f"schema_version must be {SCHEMA_VERSION}",
+                            hint="This harness reads version 1 suites.")
     message = first["msg"].removeprefix("Value error, ")
     return source.error(loc, message[0].lower() + message[1:])
 
@@ -392,7 +394,8 @@ def _check_names(suite: Suite, source: YamlSource) -> None:
     for name, method in suite.methods.items():
         for dataset in method.dataset_params:
             if dataset not in known["dataset"]:
-                raise source.error(("methods", name, "dataset_params", dataset), f"'{dataset}' is not a dataset of this suite",
+                raise source.error(("methods", name, "dataset_params", dataset),
+                                   f"'{dataset}' is not a dataset of this suite",
                                    hint=f"Known: {', '.join(sorted(known['dataset']))}.")
     for block in ("include", "exclude"):
         for index, rule in enumerate(getattr(suite.matrix, block)):

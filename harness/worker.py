@@ -99,7 +99,8 @@ def _check_memory(spec: RunSpec, peak_mb: float) -> None:
     would; the local executor also kills a worker while it is over, but a peak between its polls escapes it."""
     limit = spec.resources.memory_mb
     if limit is not None and peak_mb > limit:
-        raise MemoryError(f"peak resident memory of {peak_mb:.0f} MB exceeded its resources.mem of {spec.resources.mem}")
+        raise MemoryError(f"peak resident memory of {peak_mb:.0f} MB exceeded its resources.mem "
+                          f"of {spec.resources.mem}")
 
 
 def _is_out_of_memory(exc: BaseException) -> bool:

@@ -15,7 +15,8 @@ HELP = "compare two sets of results cell by cell; exit 1 on a regression, 2 on f
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("base", help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
+    parser.add_argument("base",
+                        help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
     parser.add_argument("cand", help="the candidate, in the same forms")
     parser.add_argument("--suite", type=Path, default=None,
                         help="suite file giving regression rules and metric directions; selects its runs")

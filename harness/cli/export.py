@@ -60,4 +60,5 @@ def _nothing_to_export(store: Store, suite: str | None) -> HarnessError:
         return HarnessError(f"store {store.path} holds no runs; nothing was written", hint="Run a suite into it first.")
     names = sorted({r["suite"] for r in store.records()})
     return HarnessError(f"store {store.path} holds no runs of suite '{suite}'; nothing was written", field="--suite",
-                        hint=f"Give the suite's file, or one of the names this store holds: {', '.join(names) or 'none'}.")
+                        hint="Give the suite's file, or one of the names this store holds: "
+                             f"{', '.join(names) or 'none'}.")

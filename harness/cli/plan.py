@@ -25,7 +25,8 @@ def handle(args: argparse.Namespace) -> int:
             stored = store.stored_statuses(r.run_key for r in planned)
     print(f"{'run_key':<16}  {'method':<28} {'dataset':<16} {'seed':>4}  stored")
     for run in planned:
-        print(f"{run.run_key:<16}  {run.method:<28} {run.dataset.name:<16} {run.seed:>4}  {stored.get(run.run_key, '-')}")
+        status = stored.get(run.run_key, "-")
+        print(f"{run.run_key:<16}  {run.method:<28} {run.dataset.name:<16} {run.seed:>4}  {status}")
     done = sum(r.run_key in stored for r in planned)
     print(f"{len(planned)} runs, {done} stored, {len(planned) - done} to run")
     return 0

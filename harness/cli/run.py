@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-failed", action="store_true", help="re-run stored runs that failed")
     parser.add_argument("--retries", type=at_least(0), default=0,
                         help="re-submit a run whose worker or node was lost (ray, slurm)")
-    parser.add_argument("--ray-address", default=None, help="address of a running Ray cluster (default: start a local one)")
+    parser.add_argument("--ray-address", default=None,
+                        help="address of a running Ray cluster (default: start a local one)")
     parser.add_argument("--slurm-partition", default=None, help="default Slurm partition (methods may name their own)")
     parser.add_argument("--slurm-max-concurrent", type=at_least(1), default=64,
                         help="cap on concurrently running array tasks")

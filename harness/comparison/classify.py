@@ -93,7 +93,7 @@ def compare_frames(base: pd.DataFrame, cand: pd.DataFrame, criteria: list[Criter
 
 
 def _pairs(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    return list(dict.fromkeys(zip(frame["method"], frame["dataset"])))
+    return list(dict.fromkeys(zip(frame["method"], frame["dataset"], strict=True)))
 
 
 def _groups(frame: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
@@ -145,7 +145,7 @@ def _values(rows: pd.DataFrame | None, column: str) -> dict[int, float]:
         return {}
     ok = rows[rows["status"] == "ok"]
     values = pd.to_numeric(ok[column], errors="coerce")
-    return {int(seed): float(v) for seed, v in zip(ok["seed"], values) if math.isfinite(v)}
+    return {int(seed): float(v) for seed, v in zip(ok["seed"], values, strict=True) if math.isfinite(v)}
 
 
 def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:

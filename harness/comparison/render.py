@@ -45,7 +45,7 @@ def _rows(comparison: Comparison, cells: list[CellComparison]) -> list[tuple[str
 def _text(comparison: Comparison, outcome: Verdict) -> str:
     rows = [_HEADER, *_rows(comparison, comparison.cells)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEADER))]
-    lines = ["  ".join(value.ljust(width) for value, width in zip(row, widths)).rstrip() for row in rows]
+    lines = ["  ".join(value.ljust(width) for value, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join([f"base:      {comparison.base}", f"candidate: {comparison.cand}", "", *lines, "",
                       summary_line(comparison, outcome), f"({_RULE_TEXT})", ""])

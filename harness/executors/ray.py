@@ -117,7 +117,8 @@ class RayExecutor(Executor):
             if now > task.deadline:
                 ray.cancel(ref, force=True)
                 del self._tasks[ref]
-                yield self._failed(task, "timeout", f"exceeded the timeout of {task.spec.timeout:g} s; its Ray task was killed")
+                yield self._failed(task, "timeout",
+                                   f"exceeded the timeout of {task.spec.timeout:g} s; its Ray task was killed")
 
     def _failed(self, task: _Task, status: Status, error: str) -> RunFinished:
         return RunFinished(task.spec, failure_record(task.spec, status, error, task.started_at, None, self.settings))

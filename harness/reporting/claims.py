@@ -159,7 +159,7 @@ def _matched_pairs(data: "ReportData", a: str, b: str, metric: str, axis: str, d
         own, rival = _points(data, a, dataset, metric, axis, seed), _points(data, b, dataset, metric, axis, seed)
         if not own or len(rival) < 2:
             continue
-        xs, ys = zip(*sorted((x, y) for x, y, _ in rival))
+        xs, ys = zip(*sorted((x, y) for x, y, _ in rival), strict=True)
         inside = [(x, y, r) for x, y, r in own if xs[0] <= x <= xs[-1]]
         if not inside:
             continue
@@ -202,7 +202,7 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
     details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, mean difference {t.mean_difference:+.3g} over {t.n} "
                f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})"
                + (f", reversed p {t.p_worse:.3g} (Holm {reversed_:.3g})" if t.p_worse < ALPHA else "")
-               for p, t, adjusted, reversed_ in zip(pairs, tests, better, worse)]
+               for p, t, adjusted, reversed_ in zip(pairs, tests, better, worse, strict=True)]
     summary = f"holds on {holds} of {len(tests)} dataset(s)"
     if verdict == UNDECIDABLE:
         summary += (f"; the smallest reachable p, {min(floor):.3g} after Holm, is not below {ALPHA}: "

@@ -23,7 +23,8 @@ def cells_frame(data: ReportData) -> pd.DataFrame:
             rows.append({"source": "measured", "method": method, "dataset": dataset, "metric": metric,
                          "kind": info.kind, "higher_is_better": info.higher_is_better, "mean": s.mean, "std": s.std,
                          "n": s.n, "ci_low": s.ci_low, "ci_high": s.ci_high, "n_nonfinite": s.n_nonfinite,
-                         "failed_runs": cell.failed_runs, "rank": ranks.get(key), "bootstrap_stderr": cell.bootstrap_stderr,
+                         "failed_runs": cell.failed_runs, "rank": ranks.get(key),
+                         "bootstrap_stderr": cell.bootstrap_stderr,
                          "run_ids": " ".join(cell.run_ids), "cited_from": None, "delta": None})
     for ref in data.references:
         info = data.metrics[ref.metric]

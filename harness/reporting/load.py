@@ -30,8 +30,9 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
             raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
                                field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
         stored = records_of_export(read_export(Path(runs_file)), str(runs_file))  # shared runs keep their suite
-        records, methods, selection = select_suite_runs(suite, source, root, lambda planned: as_planned(planned, stored),
-                                                        lambda: [r for r in stored if r["suite"] == suite.suite])
+        records, methods, selection = select_suite_runs(
+            suite, source, root, lambda planned: as_planned(planned, stored),
+            lambda: [r for r in stored if r["suite"] == suite.suite])
         selection += f", from {runs_file}"
         bootstrap = None
     else:

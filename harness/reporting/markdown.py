@@ -114,7 +114,8 @@ def _bootstrap(data: ReportData) -> list[str]:
              "|---|---|" + "---:|" * len(metrics)]
     for method in data.methods:
         for dataset in data.datasets:
-            values = [format_number(c.bootstrap_stderr if (c := data.cell(method, dataset, m)) else None) for m in metrics]
+            values = [format_number(c.bootstrap_stderr if (c := data.cell(method, dataset, m)) else None)
+                      for m in metrics]
             lines.append(f"| {escape(method)} | {escape(dataset)} | " + " | ".join(values) + " |")
     return lines + [""]
 
@@ -122,10 +123,12 @@ def _bootstrap(data: ReportData) -> list[str]:
 def _failures(data: ReportData) -> list[str]:
     if not data.failures:
         return []
-    lines = ["## Runs that did not finish", "", "| method | dataset | seed | status | run | error |", "|---|---|---:|---|---|---|"]
+    lines = ["## Runs that did not finish", "",
+             "| method | dataset | seed | status | run | error |", "|---|---|---:|---|---|---|"]
     for f in data.failures:
         last = f.error.splitlines()[-1] if f.error else ""
-        lines.append(f"| {escape(f.method)} | {escape(f.dataset)} | {f.seed} | {f.status} | {f.run_id} | {escape(last)} |")
+        lines.append(f"| {escape(f.method)} | {escape(f.dataset)} | {f.seed} | {f.status} | {f.run_id} "
+                     f"| {escape(last)} |")
     return lines + [""]
 
 

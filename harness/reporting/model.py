@@ -258,7 +258,8 @@ def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], s
         hw = env.get("hardware") or {}
         if env.get("hardware_fingerprint") and hw:
             gpus = ", ".join(hw.get("gpus") or []) or "no GPU"
-            hardware[env["hardware_fingerprint"]] = f"{env['hardware_fingerprint']}: {hw.get('cpu', '?')} x{hw.get('cores', '?')}, {gpus}"
+            machine = f"{hw.get('cpu', '?')} x{hw.get('cores', '?')}, {gpus}"
+            hardware[env["hardware_fingerprint"]] = f"{env['hardware_fingerprint']}: {machine}"
         elif env.get("hardware_fingerprint"):  # an export keeps the fingerprint, not the description
             hardware.setdefault(env["hardware_fingerprint"], env["hardware_fingerprint"])
     finished = sorted(r["finished_at"] for r in records if r.get("finished_at"))

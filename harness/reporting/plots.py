@@ -89,10 +89,10 @@ def parameter_curve(data: ReportData, metric: str, entry: str, axis: str) -> Fig
         points = [p for p in points if math.isfinite(p[1])]
         if not points:
             continue
-        xs, means, errors = zip(*points)
+        xs, means, errors = zip(*points, strict=True)
         ax.plot(xs, means, marker="o", label=dataset)
-        lows = [m - (e if math.isfinite(e) else 0) for m, e in zip(means, errors)]
-        highs = [m + (e if math.isfinite(e) else 0) for m, e in zip(means, errors)]
+        lows = [m - (e if math.isfinite(e) else 0) for m, e in zip(means, errors, strict=True)]
+        highs = [m + (e if math.isfinite(e) else 0) for m, e in zip(means, errors, strict=True)]
         ax.fill_between(xs, lows, highs, alpha=0.2)
     ax.set_xlabel(f"{entry}: {axis}")
     ax.set_ylabel(data.metrics[metric].label)
@@ -107,7 +107,7 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
     fig, axes = plt.subplots(1, len(data.datasets), figsize=(3.6 * len(data.datasets), 3.2), squeeze=False)
     higher = data.metrics[metric].higher_is_better is True  # the front of an undirected metric: lower is better
     colors = method_colors(data.methods)
-    for ax, dataset in zip(axes[0], data.datasets):
+    for ax, dataset in zip(axes[0], data.datasets, strict=True):
         points = []
         for method in data.methods:
             quality, _ = _mean_and_error(data.cell(method, dataset, metric))
@@ -133,7 +133,7 @@ def tradeoff_curves(data: ReportData, x: str, y: str) -> Figure:
     fig, axes = plt.subplots(1, len(data.datasets), figsize=(4.2 * len(data.datasets), 3.4), squeeze=False)
     entries = list(dict.fromkeys(entry for entry, _ in data.variants.values()))
     colors = method_colors(tuple(entries))
-    for ax, dataset in zip(axes[0], data.datasets):
+    for ax, dataset in zip(axes[0], data.datasets, strict=True):
         for entry in entries:
             points = []
             for label in (m for m in data.methods if data.variants.get(m, (m,))[0] == entry):
@@ -141,7 +141,7 @@ def tradeoff_curves(data: ReportData, x: str, y: str) -> Figure:
                 if math.isfinite(mx) and math.isfinite(my):
                     points.append((mx, my, 0.0 if math.isnan(ex) else ex, 0.0 if math.isnan(ey) else ey))
             if points:
-                xs, ys, exs, eys = zip(*sorted(points))
+                xs, ys, exs, eys = zip(*sorted(points), strict=True)
                 ax.errorbar(xs, ys, xerr=exs, yerr=eys, marker="o", markersize=3, capsize=2, label=entry,
                             color=colors[entry])
         ax.set_xlabel(data.metrics[x].label)
