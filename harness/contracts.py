@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from harness.method_params import MethodParams
+
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
@@ -85,16 +87,20 @@ def reject_split_keys(split: Mapping[str, Any], task: str, why: str = "") -> Non
 
 
 class Method(ABC):
-    """A method's constructor takes its parameters; `run` solves one instance.
+    """A method: `params_model` declares its parameters, `run` solves one instance.
 
-    Keep construction cheap and free of heavy work: the planner builds every grid
-    point once to check the parameters before anything runs.
+    The harness builds it as `Method(**params)`, which validates them against `params_model` (the
+    planner has already done so for every grid point, with the suite's line on a bad value) and keeps the
+    validated model as `self.params`. Keep construction cheap and free of heavy work.
     """
 
-    version: ClassVar[str] = "1"
+    params_model: ClassVar[type[MethodParams]] = MethodParams  # none; its `version` is the method's too
     # False: repeating a run (same run key, same hardware) may give other values; reports say so. Bump
-    # `version` instead when a change of code changes the values.
+    # `params_model.version` instead when a change of code changes the values.
     deterministic: ClassVar[bool] = True
+
+    def __init__(self, **params: Any) -> None:
+        self.params = self.params_model.model_validate(params)
 
     @abstractmethod
     def run(self, inputs: Any, ctx: "RunContext") -> Any:
