@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from harness.method_params import MethodParams
+from harness.method_params import MethodParams, validate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -100,7 +100,7 @@ class Method(ABC):
     deterministic: ClassVar[bool] = True
 
     def __init__(self, **params: Any) -> None:
-        self.params = self.params_model.model_validate(params)
+        self.params = validate(self.params_model, params)  # `InvalidParams` (a ValueError) names a bad one
 
     @abstractmethod
     def run(self, inputs: Any, ctx: "RunContext") -> Any:

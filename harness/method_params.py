@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 import annotated_types
@@ -37,11 +38,8 @@ def defaults(model: type[MethodParams]) -> dict[str, Any]:
 
 def describe(field: FieldInfo) -> str:
     """What a parameter takes, for an error's hint: 'an integer >= 1 (default 32)'."""
-    bounds = [f"{symbol} {getattr(m, attr)}" for m in field.metadata
-              for attr, symbol in (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<="))
-              if isinstance(m, annotated_types.BaseMetadata) and hasattr(m, attr)]
     default = "required" if field.is_required() else f"default {_yaml(field.default)}"
-    return " ".join([_kind(field.annotation), " and ".join(bounds)]).strip() + f" ({default})"
+    return f"{_kind(field.annotation, field.metadata)} ({default})"
 
 
 _EXPECTED = {"int_type": "an integer", "float_type": "a number", "bool_type": "true or false",
@@ -53,44 +51,89 @@ def problem(model: type[MethodParams], error: ValidationError) -> tuple[str | No
     """The first problem of a failed validation: the parameter (None for a rule across parameters) and
     what is wrong with it, e.g. ('lr', 'lr must be > 0, got -0.1')."""
     first = error.errors(include_url=False)[0]
-    loc, kind, context = first["loc"], first["type"], first.get("ctx", {})
+    loc, kind, context, given = first["loc"], first["type"], first.get("ctx", {}), first.get("input")
     name = str(loc[0]) if loc else None
-    reason = str(first["msg"]).removeprefix("Value error, ")
+    if kind == "extra_forbidden":
+        return name, f"there is no parameter '{name}'"
     if name not in model.model_fields:
-        return None, reason
+        return None, str(first["msg"]).removeprefix("Value error, ")
     if kind == "missing":
         return name, f"{name} is required"
     where = name + "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
     bounds = [f"{symbol} {context[key]}" for key, symbol in _BOUNDS.items() if key in context]
     if bounds:
         expected = " and ".join(bounds)
+    elif kind == "too_short":
+        expected = f"a list of at least {context['min_length']} value(s)"
     elif kind == "literal_error":
         expected = context["expected"]
     elif kind in _EXPECTED:
         expected = _kind(model.model_fields[name].annotation) if len(loc) == 1 else _EXPECTED[kind]
     else:
-        return name, f"{where}: {reason}"
-    return name, f"{where} must be {expected}, got {_yaml(first['input'])}"
+        return name, f"{where}: {str(first['msg']).removeprefix('Value error, ')}"
+    return name, f"{where} must be {expected}, got {_yaml(given)}{_yaml_number_note(given)}"
 
 
-def _kind(annotation: Any) -> str:
-    """An annotation in words: 'an integer', 'one of mean, max', 'a list of numbers', '... or null'."""
+class InvalidParams(ValueError):
+    """Parameters a method's model refuses: which one (None for a rule across parameters), what is wrong,
+    and a hint of what it takes. One message, whether a suite or Python code gave the values."""
+
+    def __init__(self, model: type[MethodParams], error: ValidationError) -> None:
+        self.parameter, self.reason = problem(model, error)
+        field = model.model_fields.get(self.parameter or "")
+        if field is not None:
+            self.hint: str | None = f"{self.parameter} takes {describe(field)}."
+        elif self.parameter is not None:
+            self.hint = f"Its parameters: {', '.join(model.model_fields) or 'none'}."
+        else:
+            self.hint = None
+        super().__init__(self.reason + (f". {self.hint}" if self.hint else ""))
+
+
+def validate(model: type[MethodParams], values: dict[str, Any]) -> MethodParams:
+    """`values` as `model`'s instance, or `InvalidParams` naming the first problem."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise InvalidParams(model, exc) from None
+
+
+def _kind(annotation: Any, metadata: Sequence[Any] = ()) -> str:
+    """An annotation in words: 'an integer >= 1', 'one of 'mean', 'max'', 'a list of numbers > 0', '... or null'."""
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Annotated:
-        return _kind(args[0])
+        inner = [m for extra in args[1:] for m in (extra.metadata if isinstance(extra, FieldInfo) else [extra])]
+        return _kind(args[0], [*inner, *metadata])
+    bounds = " and ".join(f"{symbol} {getattr(m, attr)}" for m in metadata for attr, symbol in _BOUNDS.items()
+                          if isinstance(m, annotated_types.BaseMetadata) and hasattr(m, attr))
     if origin is Literal:
-        return "one of " + ", ".join(_yaml(a) for a in args)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_kind(a) for a in args)
-    if origin in (tuple, list):
-        return "a list of " + _plural(_kind(args[0]))
-    return {int: "an integer", float: "a number", bool: "true or false", str: "a string",
-            type(None): "null"}.get(annotation, getattr(annotation, "__name__", str(annotation)))
+        kind = "one of " + ", ".join(_yaml(a) for a in args)
+    elif origin in (typing.Union, types.UnionType):
+        kind = " or ".join(_kind(a) for a in args)
+    elif origin in (tuple, list):
+        kind = "a list of " + _plural(_kind(args[0]))
+    else:
+        kind = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
+                type(None): "null"}.get(annotation, getattr(annotation, "__name__", str(annotation)))
+    return f"{kind} {bounds}" if bounds else kind
 
 
 def _plural(kind: str) -> str:
-    return {"an integer": "integers", "a number": "numbers", "a string": "strings",
-            "true or false": "flags"}.get(kind, kind)
+    """'an integer >= 1' -> 'integers >= 1', for 'a list of ...'."""
+    for one, many in (("an integer", "integers"), ("a number", "numbers"), ("a string", "strings"),
+                      ("true or false", "flags")):
+        if kind.startswith(one):
+            return many + kind[len(one):]
+    return kind
+
+
+def _yaml_number_note(value: Any) -> str:
+    """YAML 1.1 reads 1e-3 as text (a float needs its dot: 1.0e-3): say so when a string looks like a number."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return ""
+    return f" (YAML reads {value} as text: write {float(value)!r})" if isinstance(value, str) else ""
 
 
 def _yaml(value: Any) -> str:

@@ -15,13 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from harness import HARNESS_MAJOR
 from harness.dataset_files import ResolvedDataset, resolve_dataset
 from harness.errors import DataError, HarnessError
 from harness.fingerprint import digest, file_sha256
-from harness.method_params import MethodParams, declared_params, defaults, describe, problem
+from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
 from harness.record import new_run_id
 from harness.registry import datasets, methods, metrics, tasks
 from harness.suite import MethodEntry, Resources, Suite
@@ -178,16 +176,14 @@ def _check_params(source: YamlSource, block: tuple[Any, ...], at: dict[str, tupl
     `values` are valid parameters of `impl`: the parameter, what is wrong, and what it takes."""
     unknown = sorted(set(values) - set(model.model_fields))
     if unknown:
-        raise source.error(at.get(unknown[0], block + (unknown[0],)), f"method '{impl}' has no parameter '{unknown[0]}'",
+        raise source.error(at.get(unknown[0], block + (unknown[0],)),
+                           f"method '{impl}' has no parameter '{unknown[0]}'",
                            hint=f"Its parameters: {', '.join(model.model_fields) or 'none'}.")
     try:
-        model.model_validate(values)
-    except ValidationError as exc:
-        parameter, what = problem(model, exc)
-        if parameter is None:
-            raise source.error(block, f"{context}: {what}") from None
-        raise source.error(at.get(parameter, block + (parameter,)), f"{context}: {what}",
-                           hint=f"{parameter} takes {describe(model.model_fields[parameter])}.") from None
+        validate(model, values)
+    except InvalidParams as exc:
+        where = block if exc.parameter is None else at.get(exc.parameter, block + (exc.parameter,))
+        raise source.error(where, f"{context}: {exc.reason}", hint=exc.hint) from None
 
 
 def in_matrix(suite: Suite, method: str, dataset: str) -> bool:

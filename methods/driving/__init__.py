@@ -40,7 +40,8 @@ _P = "methods.driving.params"  # parameter models, torch- and devkit-free: valid
 methods.add("driving.gt_copy", "methods.driving.baselines.gt_copy:GroundTruthCopy",
             "copies the logged future: L2 0, FCP 0 (reference)", task=T, params="harness:MethodParams")
 methods.add("driving.constant_velocity", "methods.driving.baselines.constant_velocity:ConstantVelocity",
-            "extrapolates the current ego velocity for 3 s, ignoring the command", task=T, params="harness:MethodParams")
+            "extrapolates the current ego velocity for 3 s, ignoring the command", task=T,
+            params="harness:MethodParams")
 methods.add("driving.command_lag", "methods.driving.baselines.command_lag:CommandLag",
             "copies the logged future but reacts `lag` keyframes late to command changes (reference)", task=T,
             params=f"{_P}:CommandLagParams")
