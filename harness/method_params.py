@@ -50,7 +50,10 @@ _BOUNDS = {"gt": ">", "ge": ">=", "lt": "<", "le": "<="}
 def problem(model: type[MethodParams], error: ValidationError) -> tuple[str | None, str]:
     """The first problem of a failed validation: the parameter (None for a rule across parameters) and
     what is wrong with it, e.g. ('lr', 'lr must be > 0, got -0.1')."""
-    first = error.errors(include_url=False)[0]
+    errors = error.errors(include_url=False)
+    # A union (a rate or a list of rates) fails once per branch: the branch whose type matched says why.
+    branches = [e for e in errors if e["loc"][:1] == errors[0]["loc"][:1]]
+    first = next((e for e in branches if not e["type"].endswith("_type")), errors[0])
     loc, kind, context, given = first["loc"], first["type"], first.get("ctx", {}), first.get("input")
     name = str(loc[0]) if loc else None
     if kind == "extra_forbidden":
@@ -59,7 +62,8 @@ def problem(model: type[MethodParams], error: ValidationError) -> tuple[str | No
         return None, str(first["msg"]).removeprefix("Value error, ")
     if kind == "missing":
         return name, f"{name} is required"
-    where = name + "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
+    indexes = [part for part in loc[1:] if isinstance(part, int)]
+    where = name + "".join(f"[{index}]" for index in indexes)
     bounds = [f"{symbol} {context[key]}" for key, symbol in _BOUNDS.items() if key in context]
     if bounds:
         expected = " and ".join(bounds)
@@ -68,7 +72,7 @@ def problem(model: type[MethodParams], error: ValidationError) -> tuple[str | No
     elif kind == "literal_error":
         expected = context["expected"]
     elif kind in _EXPECTED:
-        expected = _kind(model.model_fields[name].annotation) if len(loc) == 1 else _EXPECTED[kind]
+        expected = _EXPECTED[kind] if indexes else _kind(model.model_fields[name].annotation)
     else:
         return name, f"{where}: {str(first['msg']).removeprefix('Value error, ')}"
     return name, f"{where} must be {expected}, got {_yaml(given)}{_yaml_number_note(given)}"

@@ -121,7 +121,7 @@ def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, f
     model = method.prepare(base)
     optimizer = None
     if method.trains:
-        adaptation = method.adapt(model, scorer, data, method.learning_rates[0], seed)
+        adaptation = method.adapt(model, scorer, data, method.params.learning_rates[0], seed)
         for step in range(inputs.steps):
             adaptation.step([step])  # batch 1, as Fig. 1
         optimizer = adaptation.optimizer
