@@ -21,6 +21,7 @@ import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.loader_arguments import whole_number
 from harness.model_cache import model_folder
 from methods.math_reasoning import generator, tiny_model
 from methods.math_reasoning.answers import check_answer
@@ -64,12 +65,6 @@ class SkillTrainingData:
     sft: SFTConfig
 
 
-def _positive(name: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise DataError(f"{name} must be a positive integer, got {value!r}", field=f"args.{name}")
-    return value
-
-
 def _model_options(options: Mapping[str, Any] | None, field: str) -> dict[str, Any]:
     if options is not None and not isinstance(options, Mapping):
         raise DataError(f"{field} must be a mapping, got {options!r}", field=f"args.{field}",
@@ -86,7 +81,7 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
                    sft: Mapping[str, Any] | None = None) -> SkillTrainingData:
     """The generated pool and evaluation sets, the student (default: the family's tiny GPT-2) and the
     STAT-Syn teacher (default: a tiny Llama pre-trained on a uniform skill mix)."""
-    sizes = {name: _positive(name, value) for name, value in
+    sizes = {name: whole_number(value, f"args.{name}") for name, value in
              (("pool", pool), ("validation", validation), ("test", test), ("ood", ood), ("budget", budget))}
     try:
         recipe = SFTConfig(**dict(sft or {}))
