@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -26,7 +26,9 @@ from harness.model_cache import model_folder
 from methods.math_reasoning import generator, tiny_model
 from methods.math_reasoning.answers import check_answer
 from methods.math_reasoning.problems import Problem
-from methods.math_reasoning.sft import SFTConfig
+
+if TYPE_CHECKING:  # sft imports torch: validating and planning a suite load this task without it
+    from methods.math_reasoning.sft import SFTConfig
 
 POOL_SEED, VAL_SEED, TEST_SEED, OOD_SEED = 60_000, 61_000, 62_000, 63_000  # disjoint from pre-training (10,000+)
 SUBSETS = ("id", "hard", "ood")
@@ -83,6 +85,8 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
     STAT-Syn teacher (default: a tiny Llama pre-trained on a uniform skill mix)."""
     sizes = {name: whole_number(value, f"args.{name}") for name, value in
              (("pool", pool), ("validation", validation), ("test", test), ("ood", ood), ("budget", budget))}
+    from methods.math_reasoning.sft import SFTConfig
+
     try:
         recipe = SFTConfig(**dict(sft or {}))
     except TypeError as exc:

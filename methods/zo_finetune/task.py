@@ -19,7 +19,6 @@ from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder as resolve_model_folder
 from methods.zo_finetune import synthetic
-from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
 from methods.zo_finetune.tiny_model import DTYPES, PretrainingConfig, prepare
 
@@ -97,12 +96,16 @@ class PromptClassification(Task):
         reject_split_keys(split, "classification", "the split sizes are arguments of the dataset")
 
     def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
+        from methods.zo_finetune.method import FineTuneInputs  # torch: validating a suite loads this task without it
+
         test = data.split("test", seed)
         inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test,
                                 data.dtype)
         return Instance(inputs=inputs, truth=np.array([e.label for e in test]))
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        from methods.zo_finetune.method import FineTuneOutput
+
         if isinstance(output, pd.DataFrame):
             return output
         if not isinstance(output, FineTuneOutput):
