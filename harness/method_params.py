@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import annotated_types
@@ -28,6 +28,9 @@ class MethodParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
     version: ClassVar[str] = "1"
+    # Values that shrink a run to seconds on its task's `tiny_instance` (fewer epochs, smaller models): the
+    # conformance tests run every method with them.
+    tiny: ClassVar[Mapping[str, Any]] = {}
 
 
 def defaults(model: type[MethodParams]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ FusionKind = Literal["low", "high", "mean", "concat", "scalar", "vector", "gated
 class TrainingParams(MethodParams):
     """GADBench's runner defaults: full-batch Adam, lr 0.01, no weight decay, 200 epochs, patience 50."""
 
+    tiny = {"epochs": 5, "patience": 5}
     lr: float = Field(0.01, gt=0)
     weight_decay: float = Field(0.0, ge=0)
     epochs: int = Field(200, ge=1)
@@ -60,10 +61,12 @@ class GraphSAGEParams(LayeredParams):
 
 
 class ChebNetIIParams(LayeredParams):
+    tiny = {**TrainingParams.tiny, "K": 3}
     K: int = Field(10, ge=1, description="Chebyshev interpolation order")
 
 
 class LogisticRegressionParams(MethodParams):
+    tiny = {"c_grid": [1.0], "max_iter": 200}
     c_grid: Annotated[tuple[Annotated[float, Field(gt=0)], ...], Field(strict=False, min_length=1)] = (
         0.01, 0.1, 1.0, 10.0, 100.0)
     max_iter: int = Field(1000, ge=1)
@@ -76,6 +79,7 @@ class RayleighParams(MethodParams):
 class DGIProbeParams(MethodParams):
     """DGI's optimiser and stopping rule (lr 0.001, patience 20), Pretrain-GAD's cap of 1000 epochs."""
 
+    tiny = {"epochs": 5, "probe_epochs": 5}
     probe: Literal["linear", "mlp"] = "linear"
     hidden: int = Field(32, ge=1)
     lr: float = Field(0.001, gt=0)
@@ -93,12 +97,14 @@ class TreeGraphParams(MethodParams):
 
 
 class RFGraphParams(TreeGraphParams):
+    tiny = {"n_estimators": 10}
     n_estimators: int = Field(100, ge=1)
     max_features_grid: Annotated[tuple[Literal["sqrt", "log2"] | None, ...], Field(strict=False, min_length=1)] = (
         "sqrt", "log2", None)
 
 
 class XGBGraphParams(TreeGraphParams):
+    tiny = {"max_rounds": 10}
     max_rounds: int = Field(200, ge=1)
     learning_rate: float = Field(0.3, gt=0, le=1)
     max_depth: int = Field(6, ge=1)
@@ -112,6 +118,8 @@ def check_gate_targets(p_a: float, p_n: float) -> None:
 
 class APFParams(MethodParams):
     """APF's parameters; their sources are in `APFDetector`'s docstring."""
+
+    tiny = {"pretrain_epochs": 2, "epochs": 5, "patience": 5}
 
     K: int = Field(5, ge=1)
     hidden: int = Field(32, ge=1)

@@ -12,7 +12,7 @@ from pydantic import Field, field_validator, model_validator
 from harness import MethodParams
 from harness.model_cache import PREPARE_KEYS
 from methods.math_reasoning.stat import K_PER_SKILL
-from methods.math_reasoning.tiny_model import StudentConfig
+from methods.math_reasoning.tiny_model import TINY_STUDENT, StudentConfig
 
 Difficulty = Literal["oracle", "consistency"]  # stage 1: the base student's wrong answers, or its inconsistency
 
@@ -20,6 +20,7 @@ Difficulty = Literal["oracle", "consistency"]  # stage 1: the base student's wro
 class ModelEvaluationParams(MethodParams):
     """One model, decoded one way: greedy pass@1 (temperature 0) or average-at-k over `samples` samples."""
 
+    tiny = {"model": TINY_STUDENT, "max_new_tokens": 8}
     model: dict[str, Any] | None = Field(None, description="{path: DIR}, or tiny_model.prepare options")
     backend: Literal["harness", "lm_eval"] = "harness"
     temperature: float = Field(0.0, ge=0, description="0 is greedy")
@@ -68,6 +69,7 @@ class StatSelParams(StatParams):
 
 
 class StatSynParams(StatParams):
+    tiny = {"max_rounds": 1}
     temperature: float = Field(0.7, ge=0, description="the teacher's sampling temperature")
     max_rounds: int = Field(8, ge=1, description="synthesis rounds at most")
 
@@ -80,6 +82,7 @@ class EmbedSelParams(MethodParams):
 class GradientParams(MethodParams):
     """Projected student gradients: a Rademacher projection to `dim`, computed `gradient_batch` at a time."""
 
+    tiny = {"dim": 16}
     dim: int = Field(512, ge=1)
     batch_size: int = Field(128, ge=1)
     gradient_batch: int = Field(32, ge=1)

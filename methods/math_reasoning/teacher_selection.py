@@ -281,6 +281,14 @@ class TeacherSelection(Task):
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "teacher-selection", "the pool's sizes are arguments of the dataset")
 
+    tiny_instance_is_slow = True  # a tiny student is pre-trained and distilled from each teacher first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Three synthetic teachers scored on 10 prompts x 2 responses, for a student pre-trained in seconds."""
+        data = teacher_pool(tiny_model.TINY_STUDENT, [{"kind": "cot"}, {"kind": "answer_only"}, {"kind": "random"}],
+                            prompts=10, responses=2, distill_questions=64, sft_steps=10, test=20)
+        return self.instance(data, {}, seed)
+
     def instance(self, data: TeacherPool, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=PoolInputs(data.student_dir, data.scoring_set(seed), data.cache_dir),
                         truth=data.accuracies)

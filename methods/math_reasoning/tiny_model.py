@@ -58,6 +58,9 @@ class StudentConfig:
 # skill after 1,500 steps.)
 UNIFORM_TEACHER = {"seed": 1,
                    "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
+# A student pre-trained in seconds, for the tasks' tiny instances (the conformance tests): it knows little math.
+TINY_STUDENT = {"config": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "examples": 256, "steps": 30,
+                           "eval_examples": 10}}
 
 
 def tokenizer_corpus(count: int = 3000, seed: int = 99) -> list[str]:

@@ -127,6 +127,15 @@ class SkillTraining(Task):
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "training", "the set sizes are arguments of the dataset")
 
+    tiny_instance_is_slow = True  # a tiny student and teacher are pre-trained (into the model cache) first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """A 200-problem pool, a 24-pair budget, 3 SFT steps, on a student and a teacher pre-trained in seconds."""
+        teacher = {**tiny_model.TINY_STUDENT, "seed": 1}
+        data = skill_training(student=tiny_model.TINY_STUDENT, teacher=teacher, pool=200, validation=20, test=12,
+                              ood=6, budget=24, sft={"steps": 3, "batch_size": 8})
+        return self.instance(data, {}, seed)
+
     def instance(self, data: SkillTrainingData, split: Mapping[str, Any], seed: int) -> Instance:
         problems = [*data.test, *data.ood]
         inputs = TrainingInputs(data.student_dir, data.teacher, data.pool, data.validation,

@@ -17,6 +17,7 @@ class GINParams(MethodParams):
     """The family's shared GIN and loop, in PRISM's suggested grid: 3 layers, hidden 64, Adam lr 0.01, batch 64,
     100 epochs."""
 
+    tiny = {"hidden": 16, "epochs": 2, "batch_size": 16}
     hidden: int = Field(64, ge=1)
     layers: int = Field(3, ge=1)
     dropout: float = Field(0.0, ge=0, lt=1)
@@ -37,6 +38,7 @@ class LWSParams(GINParams):
 class PiCOParams(GINParams):
     """PiCO's defaults (Wang et al., ICLR 2022), its views drawn by the family's graph augmentations."""
 
+    tiny = {**GINParams.tiny, "embedding_dim": 16, "queue_size": 32}
     embedding_dim: int = Field(128, ge=1)
     temperature: float = Field(0.07, gt=0)
     contrastive_weight: float = Field(0.5, ge=0)
@@ -54,6 +56,7 @@ class PiCOParams(GINParams):
 class GraphCLParams(GINParams):
     """GraphCL's unsupervised TU setting (baselines/graphcl.py); 'none' is refused: the two views would match."""
 
+    tiny = {**GINParams.tiny, "pretrain_epochs": 1, "pretrain_batch_size": 16}
     pretrain_on: Literal["all", "train"] = "all"
     pretrain_epochs: int = Field(20, ge=1)
     pretrain_batch_size: int = Field(128, ge=1)
@@ -67,6 +70,7 @@ class PRISMParams(GINParams):
     """PRISM's open points, each with its default from the spec's grid (prism/method.py says why)."""
 
     version = "2"  # 2: propagation keeps a row the round would leave empty (mu = 0)
+    tiny = {**GINParams.tiny, "eigenpairs": 4, "warmup_epochs": 0, "k_spatial": 3, "k_spectral": 3}
     prototype_momentum: float = Field(0.9, ge=0, lt=1)
     k_spatial: int = Field(10, ge=1)
     k_spectral: int = Field(10, ge=1)

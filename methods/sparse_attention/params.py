@@ -20,6 +20,8 @@ class OracleParams(MethodParams):
 class ProxyAttnParams(MethodParams):
     """The spec's inferred points (proxyattn.py), each with the spec's default."""
 
+    tiny = {"min_budget": 64}  # sparse from 64 tokens, so a tiny instance is not all dense fallback
+
     gamma: float = Coverage
     stride: int = Field(4, ge=1, description="a power of two: every stride-th token enters the proxy scores")
     groups: int = Field(1, ge=1, description="proxy heads; must divide the KV heads")
@@ -40,6 +42,8 @@ class ProxyAttnParams(MethodParams):
 class FlexPrefillParams(MethodParams):
     """FlexPrefill's reference defaults (gamma 0.95, tau 0.1, min_budget 1024 tokens, no max_budget)."""
 
+    tiny = {"min_budget": 64}
+
     gamma: float = Coverage
     tau: float = Field(0.1, ge=0, le=1, description="sqrt-JS threshold below which a head is query-aware")
     min_budget: int = Field(1024, ge=0)
@@ -59,6 +63,7 @@ class XAttentionParams(MethodParams):
 
 
 class MInferenceParams(MethodParams):
+    tiny = {"vertical_size": 64, "slash_size": 64}
     vertical_size: int = Field(1000, ge=0, description="tokens")
     slash_size: int = Field(6096, ge=0, description="tokens")
 

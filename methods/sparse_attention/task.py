@@ -74,6 +74,13 @@ class PrefillAttention(Task):
     def check_split(self, split: Mapping[str, Any]) -> None:
         block_size_of(split)
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """One layer of planted patterns: 256 tokens, 4 query and 2 KV heads, blocks of 32."""
+        from methods.sparse_attention.data import structured
+
+        data = structured(seq_len=256, q_heads=4, kv_heads=2, head_dim=16, layers=1, spans=2)
+        return self.instance(data, {"block_size": 32}, seed)
+
     def instance(self, data: AttentionData, split: Mapping[str, Any], seed: int) -> Instance:
         from methods.sparse_attention.problem import PrefillInputs, check_case
 

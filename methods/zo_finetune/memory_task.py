@@ -68,6 +68,10 @@ class ModelMemory(Task):
     def instance(self, data: MemoryInputs, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=data, truth=None)
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """OPT-6.7B's published config: the analytic accounting, no model to load."""
+        return self.instance(model_memory("opt-6.7b"), {}, seed)
+
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if not isinstance(output, pd.DataFrame):
             raise TypeError(f"a method returns its memory table (a DataFrame), got {type(output).__name__}")

@@ -20,6 +20,7 @@ GroupSize = Annotated[int, Field(ge=1)] | None  # None: one group per row
 class TrainingParams(MethodParams):
     """What every trained method shares: its learning rate(s), steps, batch and dev-evaluation interval."""
 
+    tiny = {"learning_rate": 1e-4, "steps": 4, "eval_steps": 2, "batch_size": 4}
     learning_rate: LearningRate
     steps: int = Field(1000, ge=1)
     batch_size: int = Field(16, ge=1)

@@ -10,5 +10,7 @@ from methods.driving.task import PlanningInputs
 class GroundTruthCopy(Method):
     """Returns the oracle trajectory unchanged: the floor of every metric."""
 
+    reads_hidden_labels = True  # a reference: it plans from the logged future
+
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         return np.array(inputs.oracle_trajectory, dtype=np.float64)

@@ -15,6 +15,7 @@ from methods.driving.task import PlanningInputs
 class LateralNoise(Method):
     """Oracle waypoints plus N(0, sigma^2) metres on x, independently per waypoint."""
 
+    reads_hidden_labels = True  # a reference: it plans from the logged future
     params_model = LateralNoiseParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:

@@ -16,6 +16,7 @@ from methods.driving.task import PlanningInputs
 class LeadCollider(Method):
     """The logged path at `speedup` x the logged speed."""
 
+    reads_hidden_labels = True  # a reference: it plans from the logged future
     params_model = LeadColliderParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
