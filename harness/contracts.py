@@ -112,7 +112,7 @@ class Method(ABC):
     validated model as `self.params`. Keep construction cheap and free of heavy work.
     """
 
-    params_model: ClassVar[type[MethodParams]] = MethodParams  # none; its `version` is the method's too
+    params_model: ClassVar[type[MethodParams]] = MethodParams  # no parameters; the model's `version` is the method's
     # False: repeating a run (same run key, same hardware) may give other values; reports say so. Bump
     # `params_model.version` instead when a change of code changes the values.
     deterministic: ClassVar[bool] = True

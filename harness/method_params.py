@@ -16,6 +16,9 @@ import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.fields import FieldInfo
 
+from harness.errors import RegistryError
+from harness.registry import load_target, methods
+
 
 class MethodParams(BaseModel):
     """The parameters of a method, and the version of the answer they give.
@@ -155,9 +158,6 @@ def _yaml(value: Any) -> str:
 def declared_params(method: str) -> type[MethodParams]:
     """A registered method's parameter model: the one registered beside it (`params=`), imported without the
     method's own module, else its class's `params_model` (a plugin's class object, already imported)."""
-    from harness.errors import RegistryError
-    from harness.registry import load_target, methods
-
     entry = methods.entry(method)
     if "params" not in entry.meta:
         return entry.load().params_model

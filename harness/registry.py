@@ -147,7 +147,7 @@ def _check_loader(entry: Entry, obj: Any) -> str | None:
 
 
 def _shown(obj: Any) -> str:
-    """An object in an error message: a class or function by its qualified name, anything else by repr."""
+    """An object in an error message: a class by its qualified name, anything else by its repr."""
     name = getattr(obj, "__qualname__", None)
     return f"{obj.__module__}.{name}" if isinstance(obj, type) and name else repr(obj)[:80]
 

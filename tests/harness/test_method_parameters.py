@@ -66,24 +66,20 @@ def test_the_hashed_defaults_are_the_declared_values_not_validated_copies():
     assert WindowParams.version == "3" and "version" not in WindowParams.model_fields
 
 
-GRID_SUITE = """\
-schema_version: 1
-suite: toy
-task: toy.sign
-datasets: {{easy: {{loader: numbers}}}}
-metrics: [accuracy]
-methods:
-  thr: {{impl: threshold, params: {params}}}
-"""
+def _toy_suite(write_suite, params: str):  # noqa: ANN202
+    """The toy suite (tests/conftest.py), its `thr` entry with `params` (its line 9)."""
+    from tests.conftest import TOY_SUITE
+
+    return write_suite(TOY_SUITE.replace("params: {t: [0.0, 0.5]}", f"params: {params}"))
 
 
 @pytest.mark.parametrize("command", ["validate", "plan"])
 def test_an_out_of_range_grid_value_is_reported_at_its_line_before_any_run(cli, write_suite, command):
-    path = write_suite(GRID_SUITE.format(params="{t: [0.0, 0.5], noise: [0.1, -1]}"))
+    path = _toy_suite(write_suite, "{t: [0.0, 0.5], noise: [0.1, -1]}")
     store = ["--store", str(path.parent / "s.sqlite")] if command == "plan" else []
     code, _, err = cli(command, str(path), *store)
     assert code == 3 and "Traceback" not in err
-    assert f"{path}:7:" in err and "methods.thr.params.noise.1" in err
+    assert f"{path}:9:" in err and "methods.thr.params.noise.1" in err
     assert "noise must be >= 0.0, got -1" in err and "noise takes a number >= 0 (default 0.0)" in err
 
 
@@ -94,7 +90,7 @@ def test_planned_params_are_the_declared_defaults_with_the_suite_values(write_su
     from tests.conftest import TOY_PLUGIN
 
     load_plugin_file(TOY_PLUGIN)
-    suite, source = load_suite(write_suite(GRID_SUITE.format(params="{t: [0.0, 0.5]}")))
+    suite, source = load_suite(_toy_suite(write_suite, "{t: [0.0, 0.5]}"))
     runs = plan(suite, source, tmp_path)
     assert [run.params for run in runs if run.seed == 0] == [{"t": 0.0, "noise": 0.0}, {"t": 0.5, "noise": 0.0}]
     assert {run.method_version for run in runs} == {"1"}
