@@ -1,6 +1,6 @@
 """Benchmark and evaluation harness for ICLR-2026 research methods.
 
-Family authors use `Task`, `Method`, `Metric`, `Instance`, `RunContext`, the registries
+Family authors use `Task`, `Method` (with its `MethodParams`), `Metric`, `Instance`, `RunContext`, the registries
 and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
 """
 from pathlib import Path
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from harness.context import RunContext
 from harness.contracts import Instance, Method, Metric, Task
 from harness.errors import DataError, HarnessError, SuiteError
+from harness.method_params import MethodParams
 from harness.registry import datasets, methods, metrics, tasks
 
 if TYPE_CHECKING:
@@ -26,6 +27,6 @@ def run(suite_path: "str | Path", **options: Any) -> "pd.DataFrame":
 
 
 __all__ = [
-    "DataError", "HarnessError", "Instance", "Method", "Metric", "RunContext", "SuiteError", "Task",
+    "DataError", "HarnessError", "Instance", "Method", "MethodParams", "Metric", "RunContext", "SuiteError", "Task",
     "datasets", "methods", "metrics", "run", "tasks",
 ]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from harness.method_params import MethodParams, validate
+
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
@@ -76,6 +78,24 @@ class Task(ABC):
         """
         return None
 
+    # True when a method's run on `tiny_instance` trains or loads a model (more than a few seconds): the
+    # conformance tests then run it with the slow tests, and check only its parameters by default.
+    tiny_instance_is_slow: ClassVar[bool] = False
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """A generated problem each of the task's methods solves in seconds with its `params_model.tiny`
+        parameters: the conformance tests (tests/conformance) run every registered method on it."""
+        raise NotImplementedError(
+            f"task {type(self).__module__}.{type(self).__name__} has no tiny instance: give it a "
+            "`tiny_instance(seed)` that generates a small problem (see harness.contracts.Task), so the "
+            "conformance tests can run its methods")
+
+    def hide_test_labels(self, inputs: Any, rng: "np.random.Generator") -> Any:
+        """`inputs` with the hidden test labels they carry randomised (some tasks hand them to reference
+        methods, or keep them beside the samples): a method's output must not change. The default returns
+        `inputs` itself: they carry none."""
+        return inputs
+
 
 def reject_split_keys(split: Mapping[str, Any], task: str, why: str = "") -> None:
     """`check_split` of a task that takes no split keys (its sizes are dataset arguments): any key is a typo."""
@@ -85,16 +105,23 @@ def reject_split_keys(split: Mapping[str, Any], task: str, why: str = "") -> Non
 
 
 class Method(ABC):
-    """A method's constructor takes its parameters; `run` solves one instance.
+    """A method: `params_model` declares its parameters, `run` solves one instance.
 
-    Keep construction cheap and free of heavy work: the planner builds every grid
-    point once to check the parameters before anything runs.
+    The harness builds it as `Method(**params)`, which validates them against `params_model` (the
+    planner has already done so for every grid point, with the suite's line on a bad value) and keeps the
+    validated model as `self.params`. Keep construction cheap and free of heavy work.
     """
 
-    version: ClassVar[str] = "1"
+    params_model: ClassVar[type[MethodParams]] = MethodParams  # no parameters; the model's `version` is the method's
     # False: repeating a run (same run key, same hardware) may give other values; reports say so. Bump
-    # `version` instead when a change of code changes the values.
+    # `params_model.version` instead when a change of code changes the values.
     deterministic: ClassVar[bool] = True
+    # True for a reference that reads the answers it is scored against (driving's ground-truth copy): the
+    # conformance tests then let its output follow hidden test labels. Every other method must be blind to them.
+    reads_hidden_labels: ClassVar[bool] = False
+
+    def __init__(self, **params: Any) -> None:
+        self.params = validate(self.params_model, params)  # `InvalidParams` (a ValueError) names a bad one
 
     @abstractmethod
     def run(self, inputs: Any, ctx: "RunContext") -> Any:

@@ -1,8 +1,9 @@
 """Where families cache the models their `prepare` steps train, and how a trained model is published there.
 
 Models are trained on first use and kept outside git: `$HARNESS_MODEL_CACHE`, else
-~/.cache/iclr26-harness/models. Workers that race train into private staging folders and rename, so a
-model folder appears whole or not at all.
+~/.cache/iclr26-harness/models. `cached_model` is every family's `prepare`: the first worker that needs an
+uncached model trains it under a lock while the others wait, and publishes it through a private staging
+folder and a rename, so a model folder appears whole or not at all.
 
 A recipe (config, seed and training threads) gives the same weights wherever it is trained on one kind of
 CPU (retraining zo_finetune's tiny Llama reproduced the cached weights bit for bit); the thread count is part
@@ -19,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from harness.errors import DataError
 from harness.fingerprint import digest
@@ -55,17 +58,28 @@ def training_threads(num_threads: int) -> Iterator[None]:
 
 @contextmanager
 def training_lock(root: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `root`'s lock file while training it: workers that need the same uncached
-    model wait for the first to publish it instead of training a copy each (callers re-check the folder)."""
-    import fcntl
-
+    """Hold an exclusive lock on `root`'s lock file (`.<name>.lock` beside it) while training it: workers that
+    need the same uncached model wait for the first to publish it instead of training a copy each."""
     root.parent.mkdir(parents=True, exist_ok=True)
-    with open(root.parent / f".{root.name}.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with FileLock(root.parent / f".{root.name}.lock"):
+        yield
+
+
+TrainedModel = tuple[Any, Any, Mapping[str, Any]]  # (model, tokenizer, the training record)
+
+
+def cached_model(root: Path, num_threads: int, train: Callable[[], TrainedModel]) -> Path:
+    """`root` if a model is published there, else `train()` on `num_threads` torch threads (part of the recipe:
+    other counts give other weights) and publish what it returns there, `training.json` marking it complete.
+    One worker trains; one that waited for the lock finds the model and returns it."""
+    if (root / "training.json").is_file():
+        return root
+    with training_lock(root):
+        if (root / "training.json").is_file():
+            return root
+        with training_threads(num_threads):
+            model, tokenizer, record = train()
+        return publish_model(root, model, tokenizer, record)
 
 
 def publish(root: Path, write: Callable[[Path], None]) -> Path:

@@ -8,7 +8,6 @@ hardware fingerprint says which kind of CPU or GPU computed the answer.
 """
 from __future__ import annotations
 
-import inspect
 import itertools
 import math
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from harness import HARNESS_MAJOR
 from harness.dataset_files import ResolvedDataset, resolve_dataset
 from harness.errors import DataError, HarnessError
 from harness.fingerprint import digest, file_sha256
+from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
 from harness.record import new_run_id
 from harness.registry import datasets, methods, metrics, tasks
 from harness.suite import MethodEntry, Resources, Suite
@@ -136,33 +136,26 @@ def _resolve_dataset(suite: Suite, source: YamlSource, name: str, root: Path) ->
 
 
 def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEntry) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
-    """(label, impl, version, resolved params) for each grid point of one method entry."""
+    """(label, impl, version, resolved params) for each grid point of one method entry, each point checked
+    against the method's declared parameters."""
     if entry.impl is None:
         yield name, None, "1", {}
         return
     impl = methods.resolve(entry.impl, suite.family)
-    cls = methods.get(impl)
+    model = declared_params(impl)
     grid_axes = {k: v for k, v in entry.params.items() if isinstance(v, list)}
     fixed = {k: v for k, v in entry.params.items() if not isinstance(v, list)}
-    defaults = _constructor_defaults(cls)
     points = math.prod(len(values) for values in grid_axes.values())
     if points > MAX_GRID_POINTS:
         raise source.error(("methods", name, "params"), f"the grid has {points:,} points, over {MAX_GRID_POINTS:,}",
                            hint="Give the list-valued parameters fewer values, or split the entry.")
-    for point in itertools.product(*grid_axes.values()):
-        chosen = dict(zip(grid_axes, point)) | fixed
-        unknown = sorted(set(chosen) - set(defaults)) if not _takes_kwargs(cls) else []
-        if unknown:
-            raise source.error(("methods", name, "params", unknown[0]),
-                               f"method '{impl}' has no parameter '{unknown[0]}'",
-                               hint=f"Its parameters: {', '.join(sorted(defaults)) or 'none'}.")
-        try:
-            cls(**chosen)
-        except (TypeError, ValueError) as exc:
-            raise source.error(("methods", name, "params"), f"invalid parameters for '{impl}': {exc}") from None
+    for indices in itertools.product(*(range(len(values)) for values in grid_axes.values())):
+        chosen = {k: grid_axes[k][i] for k, i in zip(grid_axes, indices)} | fixed
+        at = {k: ("methods", name, "params", k, i) for k, i in zip(grid_axes, indices)}
+        _check_params(source, ("methods", name, "params"), at, impl, model, chosen, f"invalid parameters for '{impl}'")
         shown = [k for k, v in grid_axes.items() if len(v) > 1]
         label = name + ("[" + ",".join(f"{k}={chosen[k]}" for k in shown) + "]" if shown else "")
-        yield label, impl, str(getattr(cls, "version", "1")), defaults | chosen
+        yield label, impl, model.version, defaults(model) | chosen
 
 
 def _on_dataset(source: YamlSource, name: str, entry: MethodEntry, impl: str | None, params: dict[str, Any],
@@ -171,56 +164,26 @@ def _on_dataset(source: YamlSource, name: str, entry: MethodEntry, impl: str | N
     overrides = entry.dataset_params.get(dataset)
     if not overrides:
         return params
-    cls = methods.get(impl)
-    unknown = sorted(set(overrides) - set(params)) if not _takes_kwargs(cls) else []
-    if unknown:
-        raise source.error(("methods", name, "dataset_params", dataset, unknown[0]),
-                           f"method '{impl}' has no parameter '{unknown[0]}'",
-                           hint=f"Its parameters: {', '.join(sorted(params)) or 'none'}.")
     merged = params | overrides
-    try:
-        cls(**merged)
-    except (TypeError, ValueError) as exc:
-        raise source.error(("methods", name, "dataset_params", dataset),
-                           f"invalid parameters for '{impl}' on '{dataset}': {exc}") from None
+    _check_params(source, ("methods", name, "dataset_params", dataset), {}, impl, declared_params(impl), merged,
+                  f"invalid parameters for '{impl}' on '{dataset}'")
     return merged
 
 
-def _constructor_defaults(cls: type) -> dict[str, Any]:
-    """Named constructor parameters with their defaults (None where required).
-
-    A constructor that forwards `**kwargs` to its base class's takes the base's named
-    parameters too, so they are collected down the MRO until a constructor without `**kwargs`.
-    """
-    defaults: dict[str, Any] = {}
-    for init in _forwarding_inits(cls):
-        for p in inspect.signature(init).parameters.values():
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "self":
-                defaults.setdefault(p.name, None if p.default is inspect.Parameter.empty else p.default)
-    return defaults
-
-
-def _takes_kwargs(cls: type) -> bool:
-    """Whether the constructor accepts names beyond those `_constructor_defaults` lists."""
-    inits = _forwarding_inits(cls)
-    return bool(inits) and _has_var_keyword(inits[-1])
-
-
-def _forwarding_inits(cls: type) -> list[Any]:
-    """`cls.__init__`, then each base's own `__init__` for as long as the previous one takes `**kwargs`."""
-    inits: list[Any] = []
-    for klass in cls.__mro__:
-        init = vars(klass).get("__init__")
-        if init is None or klass is object:
-            continue
-        inits.append(init)
-        if not _has_var_keyword(init):
-            break
-    return inits
-
-
-def _has_var_keyword(function: Any) -> bool:
-    return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(function).parameters.values())
+def _check_params(source: YamlSource, block: tuple[Any, ...], at: dict[str, tuple[Any, ...]], impl: str,
+                  model: type[MethodParams], values: dict[str, Any], context: str) -> None:
+    """A `SuiteError` at the offending value (`at`: a grid value's own position; else `block`'s key) unless
+    `values` are valid parameters of `impl`: the parameter, what is wrong, and what it takes."""
+    unknown = sorted(set(values) - set(model.model_fields))
+    if unknown:
+        raise source.error(at.get(unknown[0], block + (unknown[0],)),
+                           f"method '{impl}' has no parameter '{unknown[0]}'",
+                           hint=f"Its parameters: {', '.join(model.model_fields) or 'none'}.")
+    try:
+        validate(model, values)
+    except InvalidParams as exc:
+        where = block if exc.parameter is None else at.get(exc.parameter, block + (exc.parameter,))
+        raise source.error(where, f"{context}: {exc.reason}", hint=exc.hint) from None
 
 
 def in_matrix(suite: Suite, method: str, dataset: str) -> bool:

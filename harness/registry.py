@@ -1,6 +1,9 @@
 """Registries of tasks, datasets, metrics, methods and executors.
 
-Entries are lazy `module:attr` strings, so listing and validating never imports torch.
+Entries are lazy `module:attr` strings, so listing never imports a family's code; a method names its
+parameter model the same way (`params=`), in a torch-free module, so validating and planning a suite
+never import torch either. An entry is checked when it is loaded: it must be its kind's contract (a
+`Task` or `Method` subclass, a `Metric`, a callable loader, an `Executor` subclass; lm-eval's `base_cls`).
 Built-in families and third-party packages register the same way: through the
 `harness.families` entry-point group (a module that calls `add` on import) or through
 per-kind groups (`harness.methods`, `harness.datasets`, ...) whose entries point at objects.
@@ -10,6 +13,8 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.util
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -28,23 +33,36 @@ class Entry:
     target: Any
     description: str
     meta: dict[str, Any] = field(default_factory=dict)
+    # The problem with a loaded object (it is not this kind's contract), or None: `Registry`'s `check`.
+    check: Callable[["Entry", Any], str | None] | None = field(default=None, compare=False)
 
     def load(self) -> Any:
-        if not isinstance(self.target, str):
-            return self.target
-        module_name, _, attr = self.target.partition(":")
-        module = importlib.import_module(module_name)
-        obj: Any = module
-        for part in attr.split("."):
-            obj = getattr(obj, part)
+        """The registered object, imported on first use; a `RegistryError` if it is not what its kind needs."""
+        obj = load_target(self.target)
+        problem = self.check(self, obj) if self.check else None
+        if problem:
+            raise RegistryError(f"'{self.name}' {problem}", field=self.name,
+                                hint="Fix its registration (the `add` call or entry point that names it).")
         return obj
+
+
+def load_target(target: Any) -> Any:
+    """`target` itself, or the object a lazy `module:attr` string names (imported now)."""
+    if not isinstance(target, str):
+        return target
+    module_name, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 class Registry:
     """Names of one kind of thing, with did-you-mean errors for the unknown ones."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, check: Callable[[Entry, Any], str | None] | None = None) -> None:
         self.kind = kind
+        self.check = check
         self._entries: dict[str, Entry] = {}
 
     def add(self, name: str, target: Any, description: str, **meta: Any) -> None:
@@ -53,7 +71,7 @@ class Registry:
                 f"{self.kind[:-1]} '{name}' is registered twice",
                 hint="Rename one of them; names are global across families and plugins.",
             )
-        self._entries[name] = Entry(name, target, description, dict(meta))
+        self._entries[name] = Entry(name, target, description, dict(meta), self.check)
 
     def names(self) -> list[str]:
         _ensure_plugins_loaded()
@@ -87,11 +105,58 @@ class Registry:
         return f"Registered {self.kind}: {listing}."
 
 
-tasks = Registry("tasks")
-datasets = Registry("datasets")
-metrics = Registry("metrics")
-methods = Registry("methods")
-executors = Registry("executors")
+def _subclass_of(base: str) -> Callable[[Entry, Any], str | None]:
+    """A check that an entry is a class derived from `base` (a `module:attr` string, imported on use)."""
+
+    def check(entry: Entry, obj: Any) -> str | None:
+        expected = load_target(base)
+        if isinstance(obj, type) and issubclass(obj, expected):
+            return None
+        return f"is {_shown(obj)}, not a subclass of {expected.__module__}.{expected.__name__}"
+
+    return check
+
+
+def _check_method(entry: Entry, obj: Any) -> str | None:
+    """A `Method` subclass whose `params_model` is the parameter model registered with it (the planner
+    validates suites against the registered one, the worker builds the class with its own)."""
+    problem = _subclass_of("harness.contracts:Method")(entry, obj)
+    if problem:
+        return problem
+    stale = next((k for k in obj.__mro__ if "version" in vars(k)), None)
+    if stale is not None:
+        return (f"sets `version` on its class {_shown(stale)}: a method's version is its params_model's "
+                "(declared with its parameters, so planning reads it without importing the method)")
+    if "params" not in entry.meta:
+        return None
+    registered = load_target(entry.meta["params"])
+    if obj.params_model is not registered:
+        return (f"is registered with params {_shown(registered)}, but its class declares params_model = "
+                f"{_shown(obj.params_model)}")
+    return None
+
+
+def _check_metric(entry: Entry, obj: Any) -> str | None:
+    from harness.contracts import Metric
+
+    return None if isinstance(obj, Metric) else f"is {_shown(obj)}, not a harness.contracts.Metric"
+
+
+def _check_loader(entry: Entry, obj: Any) -> str | None:
+    return None if callable(obj) else f"is {_shown(obj)}, not a callable dataset loader"
+
+
+def _shown(obj: Any) -> str:
+    """An object in an error message: a class by its qualified name, anything else by its repr."""
+    name = getattr(obj, "__qualname__", None)
+    return f"{obj.__module__}.{name}" if isinstance(obj, type) and name else repr(obj)[:80]
+
+
+tasks = Registry("tasks", _subclass_of("harness.contracts:Task"))
+datasets = Registry("datasets", _check_loader)
+metrics = Registry("metrics", _check_metric)
+methods = Registry("methods", _check_method)
+executors = Registry("executors", _subclass_of("harness.executors.base:Executor"))
 REGISTRIES: dict[str, Registry] = {
     "tasks": tasks, "datasets": datasets, "metrics": metrics, "methods": methods, "executors": executors,
 }
@@ -128,4 +193,5 @@ def load_plugin_file(path: str | Path) -> None:
     spec = importlib.util.spec_from_file_location(f"harness_plugin_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: pydantic resolves a parameter model's annotations there
     spec.loader.exec_module(module)

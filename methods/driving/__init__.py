@@ -36,13 +36,18 @@ for _name, _text in (
 ):
     metrics.add(f"driving.{_name}", f"methods.driving.metrics:{_name.upper()}", _text)
 
+_P = "methods.driving.params"  # parameter models, torch- and devkit-free: validating a suite reads only them
 methods.add("driving.gt_copy", "methods.driving.baselines.gt_copy:GroundTruthCopy",
-            "copies the logged future: L2 0, FCP 0 (reference)", task=T)
+            "copies the logged future: L2 0, FCP 0 (reference)", task=T, params="harness:MethodParams")
 methods.add("driving.constant_velocity", "methods.driving.baselines.constant_velocity:ConstantVelocity",
-            "extrapolates the current ego velocity for 3 s, ignoring the command", task=T)
+            "extrapolates the current ego velocity for 3 s, ignoring the command", task=T,
+            params="harness:MethodParams")
 methods.add("driving.command_lag", "methods.driving.baselines.command_lag:CommandLag",
-            "copies the logged future but reacts `lag` keyframes late to command changes (reference)", task=T)
+            "copies the logged future but reacts `lag` keyframes late to command changes (reference)", task=T,
+            params=f"{_P}:CommandLagParams")
 methods.add("driving.lateral_noise", "methods.driving.baselines.lateral_noise:LateralNoise",
-            "the logged future with N(0, sigma^2) lateral noise per waypoint (reference)", task=T)
+            "the logged future with N(0, sigma^2) lateral noise per waypoint (reference)", task=T,
+            params=f"{_P}:LateralNoiseParams")
 methods.add("driving.lead_collider", "methods.driving.baselines.lead_collider:LeadCollider",
-            "the logged path at `speedup` x the logged speed, into the vehicle ahead (reference)", task=T)
+            "the logged path at `speedup` x the logged speed, into the vehicle ahead (reference)", task=T,
+            params=f"{_P}:LeadColliderParams")

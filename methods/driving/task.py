@@ -8,6 +8,7 @@ give known answers (ground-truth copy, command lag, noise); a real planner must 
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,18 @@ class OpenLoopPlanning(Task):
             raise DataError(f"dataset '{data.name}' has no keyframe with a complete 3 s future to score",
                             hint="Scenes need at least 7 keyframes.")
         return Instance(inputs=planning_inputs(log), truth=log)
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Two generated scenes of 12 keyframes (written in nuScenes format, read back through the devkit)."""
+        from methods.driving.data import generated_scenes
+
+        return self.instance(generated_scenes(num_scenes=2, keyframes=12, seed=seed), {}, seed)
+
+    def hide_test_labels(self, inputs: PlanningInputs, rng: np.random.Generator) -> PlanningInputs:
+        """The logged futures shuffled across keyframes: only the reference planners may read them."""
+        order = rng.permutation(len(inputs))
+        return dataclasses.replace(inputs, oracle_trajectory=inputs.oracle_trajectory[order],
+                                   oracle_mask=inputs.oracle_mask[order])
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if isinstance(output, pd.DataFrame):

@@ -120,6 +120,14 @@ class NodeScoring(Task):
         homophily = local_homophily(data.edge_index, y)[test]
         return Instance(inputs=inputs, truth=NodeScoringTruth(test, y[test], homophily))
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """A 300-node injected SBM (30 outliers), GADBench's supervised 40/20/40 split."""
+        from methods.graph_anomaly.data import injected_sbm
+
+        graph = injected_sbm(num_nodes=300, p_in=0.05, p_out=0.005, num_features=8, num_contextual=15,
+                             num_structural=15, clique_size=5, candidates=20, seed=seed)
+        return self.instance(graph, {"kind": "supervised"}, seed)
+
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
         """Test nodes drawn with replacement: the within-run bootstrap of the test metrics."""
         truth: NodeScoringTruth = instance.truth

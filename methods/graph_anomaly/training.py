@@ -23,6 +23,7 @@ from torch_geometric.utils import to_torch_csr_tensor
 
 from harness import Method, RunContext
 from methods.graph_anomaly.metrics import auprc
+from methods.graph_anomaly.params import LayeredParams, TrainingParams
 from methods.graph_anomaly.task import NodeScoringInputs
 
 
@@ -77,24 +78,10 @@ class TrainConfig:
     epochs: int = 200
     patience: int = 50
 
-    def __post_init__(self) -> None:
-        check_number("lr", self.lr, positive=True)
-        check_number("weight_decay", self.weight_decay, positive=False)
-        for key in ("epochs", "patience"):
-            check_positive_int(key, getattr(self, key))
-
-
-def check_number(key: str, value: object, positive: bool) -> None:
-    """`ValueError` naming `key` unless `value` is a finite number, > 0 if `positive` else >= 0 (bools rejected)."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or value < 0 or (positive and value == 0):
-        raise ValueError(f"{key} must be a {'positive' if positive else 'non-negative'} number, got {value!r}")
-
-
-def check_positive_int(key: str, value: object) -> None:
-    """`ValueError` naming `key` unless `value` is an int >= 1 (bools rejected)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{key} must be a positive integer, got {value!r}")
+    @classmethod
+    def of(cls, params: TrainingParams) -> "TrainConfig":
+        """A method's declared training parameters as the loop's configuration."""
+        return cls(lr=params.lr, weight_decay=params.weight_decay, epochs=params.epochs, patience=params.patience)
 
 
 @dataclass(frozen=True)
@@ -150,18 +137,11 @@ class NodeClassifierDetector(Method):
     Its hidden width, depth and dropout are GADBench's defaults (32, 2, 0).
     """
 
-    version: ClassVar[str] = "1"
+    params_model: ClassVar[type[TrainingParams]] = LayeredParams
 
-    def __init__(
-        self, hidden: int = 32, layers: int = 2, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("hidden", hidden)
-        check_positive_int("layers", layers)
-        if not (isinstance(dropout, (int, float)) and 0.0 <= dropout < 1.0):
-            raise ValueError(f"dropout must be a probability in [0, 1), got {dropout!r}")
-        self.hidden, self.layers, self.dropout = hidden, layers, float(dropout)
-        self.config = TrainConfig(lr=lr, weight_decay=weight_decay, epochs=epochs, patience=patience)
+    @property
+    def config(self) -> TrainConfig:
+        return TrainConfig.of(self.params)
 
     @abstractmethod
     def build_model(self, in_features: int) -> nn.Module:

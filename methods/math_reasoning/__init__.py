@@ -2,6 +2,8 @@
 selection from the student's gradients), ICLR 2026, scored as lm-eval and math-verify score: registrations only."""
 from harness.registry import datasets, methods, metrics, tasks
 
+_P = "methods.math_reasoning.params"  # parameter models, torch-free: validating a suite reads only them
+
 # --- evaluation: a model on a problem set (the math_eval leaderboard) ---
 E = "math_reasoning.evaluation"
 tasks.add(E, "methods.math_reasoning.evaluation:Evaluation",
@@ -23,7 +25,8 @@ metrics.add("math_reasoning.unparsed", "methods.math_reasoning.evaluation:UNPARS
             "rows whose answer math-verify could not parse, x100")
 methods.add("math_reasoning.model_eval", "methods.math_reasoning.model_eval:ModelEvaluation",
             "a model (path or the family's tiny student) decoded greedily or sampled, through the harness's "
-            "generation or lm-eval's hf backend", task=E)
+            "generation or lm-eval's hf backend", task=E,
+            params=f"{_P}:ModelEvaluationParams")
 
 # --- training: select or synthesise a training set, SFT the student, evaluate (STAT, math_stat) ---
 T = "math_reasoning.training"
@@ -38,20 +41,27 @@ for _column in ("id", "hard", "ood", "avg"):
                 f"methods.math_reasoning.training_task:ACCURACY_{_column.upper()}",
                 f"greedy accuracy, {_column} column, x100")
 methods.add("math_reasoning.base", "methods.math_reasoning.baselines.base_model:BaseModel",
-            "the pre-trained student, not trained further (STAT's Base row)", task=T)
+            "the pre-trained student, not trained further (STAT's Base row)", task=T,
+            params="harness:MethodParams")
 methods.add("math_reasoning.uniform_sft", "methods.math_reasoning.baselines.uniform_sft:UniformSFT",
-            "MATH-Train: SFT on uniformly drawn training questions, one answer each", task=T)
+            "MATH-Train: SFT on uniformly drawn training questions, one answer each", task=T,
+            params="harness:MethodParams")
 methods.add("math_reasoning.augment", "methods.math_reasoning.baselines.augment:Augment",
-            "MATH-Augment: training questions with 3 rewritten answers each", task=T)
+            "MATH-Augment: training questions with 3 rewritten answers each", task=T,
+            params="harness:MethodParams")
 methods.add("math_reasoning.hard", "methods.math_reasoning.baselines.hard:Hard",
-            "MATH-Hard: only the hardest (longest) training questions, 3 answers each", task=T)
+            "MATH-Hard: only the hardest (longest) training questions, 3 answers each", task=T,
+            params="harness:MethodParams")
 methods.add("math_reasoning.embed_sel", "methods.math_reasoning.baselines.embed_sel:EmbedSel",
-            "Embed-Sel: 5 MiniLM-nearest training questions per difficult validation question", task=T)
+            "Embed-Sel: 5 MiniLM-nearest training questions per difficult validation question", task=T,
+            params=f"{_P}:EmbedSelParams")
 methods.add("math_reasoning.stat_sel", "methods.math_reasoning.stat_method:StatSel",
-            "STAT-Sel (He et al., ICLR 2026): k Skill-Map questions per (difficult question, missing skill)", task=T)
+            "STAT-Sel (He et al., ICLR 2026): k Skill-Map questions per (difficult question, missing skill)", task=T,
+            params=f"{_P}:StatSelParams")
 methods.add("math_reasoning.stat_syn", "methods.math_reasoning.stat_method:StatSyn",
             "STAT-Syn (He et al., ICLR 2026): new questions for missing skills, kept when >= 2 of 3 teacher "
-            "solutions agree", task=T)
+            "solutions agree", task=T,
+            params=f"{_P}:StatSynParams")
 
 # --- teacher selection: score teachers for a student (GRACE, math_grace) ---
 S = "math_reasoning.teacher_selection"
@@ -66,16 +76,23 @@ metrics.add("math_reasoning.spearman", "methods.math_reasoning.teacher_selection
 metrics.add("math_reasoning.regret", "methods.math_reasoning.teacher_selection:REGRET",
             "best student accuracy in the pool minus that of the lowest-scored teacher (accuracy points)")
 methods.add("math_reasoning.grace", "methods.math_reasoning.grace_method:Grace",
-            "GRACE (Panigrahi et al., ICLR 2026): 10-split cross-validated tr(Σ̂⁻¹Σ_te) of projected gradients", task=S)
+            "GRACE (Panigrahi et al., ICLR 2026): 10-split cross-validated tr(Σ̂⁻¹Σ_te) of projected gradients", task=S,
+            params=f"{_P}:GraceParams")
 methods.add("math_reasoning.grace_bias", "methods.math_reasoning.grace_method:GraceBias",
-            "GRACE-Bias: the held-out mean gradient's term of GRACE", task=S)
+            "GRACE-Bias: the held-out mean gradient's term of GRACE", task=S,
+            params=f"{_P}:GraceParams")
 methods.add("math_reasoning.grace_variance", "methods.math_reasoning.grace_method:GraceVariance",
-            "GRACE-Variance: the centred term of GRACE", task=S)
+            "GRACE-Variance: the centred term of GRACE", task=S,
+            params=f"{_P}:GraceParams")
 methods.add("math_reasoning.g_norm", "methods.math_reasoning.baselines.g_norm:GNorm",
-            "G-Norm: mean squared norm of the projected gradients (lower = already fits)", task=S)
+            "G-Norm: mean squared norm of the projected gradients (lower = already fits)", task=S,
+            params=f"{_P}:GradientParams")
 methods.add("math_reasoning.g_vendi", "methods.math_reasoning.baselines.g_vendi:GVendi",
-            "G-Vendi (Jung et al. 2025): gradient eigen-entropy, negated (higher diversity = better)", task=S)
+            "G-Vendi (Jung et al. 2025): gradient eigen-entropy, negated (higher diversity = better)", task=S,
+            params=f"{_P}:GradientParams")
 methods.add("math_reasoning.teacher_accuracy", "methods.math_reasoning.baselines.teacher_accuracy:TeacherAccuracy",
-            "the teacher's own accuracy on the scoring prompts, negated", task=S)
+            "the teacher's own accuracy on the scoring prompts, negated", task=S,
+            params="harness:MethodParams")
 methods.add("math_reasoning.initial_loss", "methods.math_reasoning.baselines.initial_loss:InitialLoss",
-            "the student's mean response loss on the teacher's data", task=S)
+            "the student's mean response loss on the teacher's data", task=S,
+            params=f"{_P}:InitialLossParams")

@@ -8,6 +8,7 @@ metrics are re-scorable from the table alone and the within-run bootstrap resamp
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,17 @@ class Evaluation(Task):
 
     def instance(self, data: ProblemSet, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=data, truth=tuple(problem.id for problem in data.problems))
+
+    tiny_instance_is_slow = True  # its method's tiny student is pre-trained (into the model cache) first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Four generated in-distribution problems."""
+        return self.instance(generated("id", count=4, seed=seed), {}, seed)
+
+    def hide_test_labels(self, inputs: ProblemSet, rng: Any) -> ProblemSet:
+        """Random numbers for the gold answers, no solutions: a model answers from the questions alone."""
+        problems = tuple(dataclasses.replace(p, answer=str(rng.integers(10**6)), solution="") for p in inputs.problems)
+        return dataclasses.replace(inputs, problems=problems)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if not isinstance(output, EvaluationOutput):

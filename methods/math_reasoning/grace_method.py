@@ -14,6 +14,7 @@ import numpy as np
 
 from harness.context import RunContext
 from methods.math_reasoning.grace import grace_score
+from methods.math_reasoning.params import GraceParams
 from methods.math_reasoning.teacher_scoring import GradientScorer
 
 
@@ -22,20 +23,12 @@ class Grace(GradientScorer):
 
     term: ClassVar[str] = "grace"
 
-    def __init__(self, dim: int = 512, n_splits: int = 10, test_fraction: float = 0.1, alpha: float = 1e-3,
-                 batch_size: int = 128, gradient_batch: int = 32) -> None:
-        super().__init__(dim, batch_size, gradient_batch)
-        if not isinstance(n_splits, int) or n_splits < 1:
-            raise ValueError(f"n_splits must be a positive integer, got {n_splits!r}")
-        if not 0 < test_fraction < 1:
-            raise ValueError(f"test_fraction must lie in (0, 1), got {test_fraction!r}")
-        if not 0 <= alpha <= 1:
-            raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
-        self.n_splits, self.test_fraction, self.alpha = n_splits, test_fraction, alpha
+    params_model = GraceParams
 
     def score_gradients(self, gradients: np.ndarray, prompt_ids: np.ndarray, ctx: RunContext) -> float:
-        scores = grace_score(gradients, prompt_ids, alpha=self.alpha, n_splits=self.n_splits,
-                             test_fraction=self.test_fraction, seed0=self.n_splits * ctx.seed)
+        p = self.params
+        scores = grace_score(gradients, prompt_ids, alpha=p.alpha, n_splits=p.n_splits,
+                             test_fraction=p.test_fraction, seed0=p.n_splits * ctx.seed)
         return getattr(scores, self.term)
 
 

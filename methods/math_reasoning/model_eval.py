@@ -15,41 +15,23 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from harness import DataError, Method
 from harness.context import RunContext
-from harness.model_cache import PREPARE_KEYS, model_folder
+from harness.model_cache import model_folder
 from methods.math_reasoning.evaluation import EvaluationOutput, ProblemSet
+from methods.math_reasoning.params import ModelEvaluationParams
 from methods.math_reasoning.sft import PROMPT, prompt_text
 from methods.math_reasoning.tiny_model import StudentConfig
 
-BACKENDS = ("harness", "lm_eval")
 STOP = "### Problem"  # the family's prompt header: a continuation that starts a new problem has ended
 LM_EVAL_PROMPT = PROMPT.replace("{question}", "{{question}}")  # the same text as a Jinja template
 LM_EVAL_TASK = "math_model_eval"
 LM_EVAL_EXACT_MATCH = {"lm_eval_exact_match": "exact_match,flexible-extract",  # GSM8K's last-number rule
                        "lm_eval_exact_match_final": "exact_match,final-answer"}  # Minerva's final-answer rule
-
-
-def _check_model(model: Mapping[str, Any] | None) -> None:
-    """The model mapping's keys, checked without preparing anything (the planner builds every method)."""
-    if model is None:
-        return
-    if not isinstance(model, Mapping):
-        raise ValueError(f"model must be a mapping ({{path: DIR}} or prepare options), got {model!r}")
-    if "path" in model and len(model) > 1:
-        raise ValueError(f"model has 'path' and {sorted(set(model) - {'path'})}; give one or the other")
-    unknown = sorted(set(model) - {"path", *PREPARE_KEYS})
-    if unknown:
-        raise ValueError(f"unknown model argument {unknown[0]!r}; known: path, {', '.join(PREPARE_KEYS)}")
-    config = model.get("config", {})
-    known = {field.name for field in dataclasses.fields(StudentConfig)}
-    if not isinstance(config, Mapping) or set(config) - known:
-        raise ValueError(f"model.config must be a mapping of StudentConfig fields ({', '.join(sorted(known))}), "
-                         f"got {config!r}")
 
 
 def fit_questions(questions: Sequence[str], tokenizer: Any, max_positions: int | None,
@@ -87,33 +69,13 @@ def _max_positions(folder: Path) -> int | None:
 class ModelEvaluation(Method):
     """One model, decoded one way: greedy pass@1 (temperature 0) or average-at-k over `samples` samples."""
 
-    version = "1"
-
-    def __init__(self, model: Mapping[str, Any] | None = None, backend: str = "harness", temperature: float = 0.0,
-                 samples: int = 1, batch_size: int = 64, max_new_tokens: int = 96) -> None:
-        _check_model(model)
-        if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-        if not isinstance(temperature, (int, float)) or temperature < 0:
-            raise ValueError(f"temperature must be a number >= 0 (0 is greedy), got {temperature!r}")
-        for name, value in (("samples", samples), ("batch_size", batch_size), ("max_new_tokens", max_new_tokens)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if temperature == 0 and samples > 1:
-            raise ValueError(f"samples {samples} at temperature 0 would repeat one greedy answer; "
-                             "give a temperature > 0 for average-at-k")
-        if backend == "lm_eval" and (temperature > 0 or samples > 1):
-            raise ValueError("the lm_eval backend decodes greedily (temperature 0, samples 1); "
-                             "use backend: harness for sampled average-at-k")
-        self.model = dict(model or {})
-        self.backend, self.temperature, self.samples = backend, float(temperature), samples
-        self.batch_size, self.max_new_tokens = batch_size, max_new_tokens
+    params_model = ModelEvaluationParams
 
     def model_folder(self) -> Path:
         """`{path: DIR}` as given, else the family's tiny student (`tiny_model.prepare`, trained on first use)."""
         from methods.math_reasoning import tiny_model
 
-        folder = model_folder(self.model, tiny_model.prepare, StudentConfig)
+        folder = model_folder(self.params.model or {}, tiny_model.prepare, StudentConfig)
         if not folder.is_dir():
             raise DataError("model folder does not exist", file=folder, field="model.path",
                             hint="Give a folder written by save_pretrained (config.json, weights, tokenizer).")
@@ -134,13 +96,13 @@ class ModelEvaluation(Method):
             if prepared.patched:
                 ctx.log.warning("tokenizer lacked special tokens; set %s", prepared.patched)
             ctx.record("patched_special_tokens", len(prepared.patched))
-            if self.backend == "harness":
+            if self.params.backend == "harness":
                 return self._harness(prepared.path, inputs, ctx)
             return self._lm_eval(prepared.path, inputs, ctx, Path(scratch))
 
     def _fit(self, folder: Path, tokenizer: Any, inputs: ProblemSet, ctx: RunContext) -> list[str]:
         questions, cut = fit_questions([p.question for p in inputs.problems], tokenizer, _max_positions(folder),
-                                       self.max_new_tokens)
+                                       self.params.max_new_tokens)
         ctx.record("truncated_prompts", cut)
         if cut:
             ctx.log.warning("%d questions cut from the left to fit the model's positions", cut)
@@ -161,10 +123,11 @@ class ModelEvaluation(Method):
         started = time.perf_counter()
         model, tokenizer = tiny_model.load(folder)  # generation.generate keeps its tensors on the CPU
         questions = self._fit(folder, tokenizer, inputs, ctx)
-        k = self.samples
+        p = self.params
+        k = p.samples
         # k copies of each question in one call fill the batches; the seed draws every sample.
         out = generate(model, tokenizer, [q for q in questions for _ in range(k)],
-                       Decoding(self.temperature, self.max_new_tokens, self.batch_size), seed=ctx.seed)
+                       Decoding(p.temperature, p.max_new_tokens, p.batch_size), seed=ctx.seed)
         texts = [text.split(STOP)[0] for text in out.texts]
         self._speed(ctx, tokenizer, len(questions), texts, time.perf_counter() - started)
         ctx.record("generation_s", out.seconds, "s", higher_is_better=False)
@@ -182,8 +145,8 @@ class ModelEvaluation(Method):
         questions = self._fit(folder, tokenizer, inputs, ctx)
         problems = [dataclasses.replace(p, question=q) for p, q in zip(inputs.problems, questions, strict=True)]
         task = write_task(write_jsonl(problems, scratch / "problems.jsonl"), scratch / "tasks", LM_EVAL_TASK,
-                          prompt=LM_EVAL_PROMPT, max_gen_toks=self.max_new_tokens, until=(STOP,))
-        run = evaluate(folder, scratch / "tasks", [task.tag], batch_size=self.batch_size, device=ctx.device)
+                          prompt=LM_EVAL_PROMPT, max_gen_toks=self.params.max_new_tokens, until=(STOP,))
+        run = evaluate(folder, scratch / "tasks", [task.tag], batch_size=self.params.batch_size, device=ctx.device)
         generations: dict[int, str] = {}
         verdicts: dict[int, float] = {}
         exact_match_texts: dict[int, str] = {}

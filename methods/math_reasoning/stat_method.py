@@ -6,16 +6,18 @@ teacher names a wrong skill), `k` (questions per (difficult question, missing sk
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, get_args
 
 import numpy as np
 
 from harness import RunContext
 from methods.math_reasoning import generation, stat, tiny_model
+from methods.math_reasoning.params import Difficulty, StatParams, StatSelParams, StatSynParams
 from methods.math_reasoning.problems import Problem
 from methods.math_reasoning.training_method import TrainingSetMethod, record_skill_shares
 from methods.math_reasoning.training_task import TrainingInputs, teacher_folder
 
-DIFFICULTY_RULES = ("oracle", "consistency")
+DIFFICULTY_RULES: tuple[str, ...] = get_args(Difficulty)
 CONSISTENCY_TEMPERATURE = 0.7  # the paper does not give the sampling temperature of its consistency rule
 
 
@@ -46,20 +48,13 @@ def difficult_questions(inputs: TrainingInputs, ctx: RunContext, rule: str) -> P
 
 
 class _Stat(TrainingSetMethod):
-    def __init__(self, difficulty: str = "oracle", teacher_noise: float = 0.0, k: int = stat.K_PER_SKILL) -> None:
-        if difficulty not in DIFFICULTY_RULES:
-            raise ValueError(f"difficulty must be one of {DIFFICULTY_RULES}, got {difficulty!r}")
-        if not 0.0 <= teacher_noise <= 1.0:
-            raise ValueError(f"teacher_noise must be in [0, 1], got {teacher_noise}")
-        if k < 1:
-            raise ValueError(f"k must be >= 1, got {k}")
-        self.difficulty, self.teacher_noise, self.k = difficulty, teacher_noise, k
+    params_model: ClassVar[type[StatParams]]
 
     def profile(self, inputs: TrainingInputs, ctx: RunContext) -> dict[str, list[str]]:
         """Stages 1 and 2: difficult validation question -> its missing skills."""
-        found = difficult_questions(inputs, ctx, self.difficulty)
+        found = difficult_questions(inputs, ctx, self.params.difficulty)
         profile = stat.missing_skill_profile(found.difficult, [found.responses[p.id] for p in found.difficult],
-                                             self.teacher_noise, ctx.seed)
+                                             self.params.teacher_noise, ctx.seed)
         for skill, count in stat.skill_histogram(profile).items():
             ctx.record(f"missing_{skill}", count)
         if not profile:
@@ -71,11 +66,13 @@ class _Stat(TrainingSetMethod):
 class StatSel(_Stat):
     """STAT-Sel: k Skill-Map questions per (difficult question, missing skill), 3 answers each."""
 
+    params_model = StatSelParams
+
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)
-        for skill, weight in stat.implied_weights(inputs.pool, profile, self.k).items():
+        for skill, weight in stat.implied_weights(inputs.pool, profile, self.params.k).items():
             ctx.record(f"implied_weight_{skill}", weight)
-        chosen = stat.stat_sel(inputs.pool, profile, inputs.budget, ctx.seed, self.k)
+        chosen = stat.stat_sel(inputs.pool, profile, inputs.budget, ctx.seed, self.params.k)
         record_skill_shares(ctx, chosen)
         return [(p.question, p.solution) for p in chosen]
 
@@ -84,10 +81,7 @@ class StatSyn(_Stat):
     """STAT-Syn: new questions per missing skill, solved 3 times by the teacher model at `temperature`, kept
     when >= 2 answers agree; rounds of synthesis repeat until the budget is filled (at most `max_rounds`)."""
 
-    def __init__(self, difficulty: str = "oracle", teacher_noise: float = 0.0, temperature: float = 0.7,
-                 max_rounds: int = 8) -> None:
-        super().__init__(difficulty, teacher_noise)
-        self.temperature, self.max_rounds = temperature, max_rounds
+    params_model = StatSynParams
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)
@@ -95,11 +89,11 @@ class StatSyn(_Stat):
         pairs: list[tuple[str, str]] = []
         kept_problems: list[Problem] = []
         questions = kept = kept_correct = 0
-        for round_index in range(self.max_rounds):
+        for round_index in range(self.params.max_rounds):
             batch = stat.synthesis_questions(profile, seed=ctx.seed * 1000 + round_index)
             batch = [Problem(**{**p.__dict__, "id": f"{p.id}-r{round_index}"}) for p in batch]
             solutions = [generation.generate(teacher, tokenizer, [p.question for p in batch],
-                                             generation.Decoding(self.temperature),
+                                             generation.Decoding(self.params.temperature),
                                              seed=ctx.seed * 1000 + 10 * round_index + i).texts
                          for i in range(stat.SYN_SOLUTIONS)]
             new_pairs, yielded = stat.consistency_filter(batch, list(zip(*solutions, strict=True)))

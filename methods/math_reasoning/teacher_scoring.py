@@ -19,13 +19,14 @@ import os
 import time
 from abc import abstractmethod
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from harness import Method
 from harness.context import RunContext
 from harness.fingerprint import digest
+from methods.math_reasoning.params import GradientParams
 from harness.model_cache import cache_root
 from methods.math_reasoning.teacher_selection import PoolInputs, TeacherData, TeacherScores, student_key
 
@@ -69,12 +70,8 @@ class StudentScorer(TeacherScorer):
 class GradientScorer(StudentScorer):
     """A score computed from a teacher's projected gradients [n·m, d] and their prompt ids."""
 
-    def __init__(self, dim: int = 512, batch_size: int = 128, gradient_batch: int = 32) -> None:
-        for name, value in (("dim", dim), ("batch_size", batch_size), ("gradient_batch", gradient_batch)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        self.dim, self.batch_size, self.gradient_batch = dim, batch_size, gradient_batch
-        self._projector = None
+    params_model: ClassVar[type[GradientParams]] = GradientParams
+    _projector: Any = None  # the run's Rademacher projection, built on first use
 
     def score_teacher(self, inputs: PoolInputs, teacher: TeacherData, ctx: RunContext) -> float:
         return self.score_gradients(self.projected(inputs, teacher, ctx), teacher.prompt_ids, ctx)
@@ -85,7 +82,7 @@ class GradientScorer(StudentScorer):
 
     def projected(self, inputs: PoolInputs, teacher: TeacherData, ctx: RunContext) -> np.ndarray:
         """The teacher's projected gradients, from the cache or computed (and cached); timing is recorded."""
-        key = digest({"student": student_key(inputs.student_dir), "data": teacher.digest, "dim": self.dim,
+        key = digest({"student": student_key(inputs.student_dir), "data": teacher.digest, "dim": self.params.dim,
                       "projection_seed": ctx.seed, "version": GRADIENT_CACHE_VERSION})
         path = cache_root(inputs.cache_dir) / "math-grace-grads" / f"{key}.npy"
         meta_path = path.with_suffix(".json")
@@ -106,12 +103,12 @@ class GradientScorer(StudentScorer):
 
         model = self.student(inputs)
         if self._projector is None or self._projector.seed != seed:
-            self._projector = RademacherProjector(trainable_dim(model), self.dim, seed)
+            self._projector = RademacherProjector(trainable_dim(model), self.params.dim, seed)
         distinct, rows = np.unique(np.array([digest(e) for e in teacher.examples]), return_inverse=True)
         first = [int(np.flatnonzero(rows == i)[0]) for i in range(len(distinct))]
         started = time.perf_counter()
         unique = projected_gradients(model, [teacher.examples[i] for i in first], self._projector,
-                                     self.batch_size, gradient_batch=self.gradient_batch)
+                                     self.params.batch_size, gradient_batch=self.params.gradient_batch)
         seconds = time.perf_counter() - started
         return unique[rows], {"seconds": seconds, "distinct": len(first), "examples": len(rows)}
 

@@ -35,6 +35,7 @@ import pandas as pd
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.fingerprint import digest
+from harness.loader_arguments import whole_number
 from harness.model_cache import cache_root, model_folder, publish
 from methods.math_reasoning import generator, teachers, tiny_model
 from methods.math_reasoning.grace import selection_regret, spearman
@@ -118,12 +119,6 @@ class TeacherScores:
     scores: Sequence[float]
 
 
-def _positive(value: Any, field: str, minimum: int = 1) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise DataError(f"must be an integer >= {minimum}, got {value!r}", field=field)
-    return value
-
-
 def parse_teachers(entries: Sequence[Mapping[str, Any]], cache_dir: str | Path | None) -> list[Teacher]:
     """Teachers from the suite's mappings; an LM entry with `temperatures` becomes one teacher per value."""
     out: list[Teacher] = []
@@ -157,7 +152,7 @@ def parse_teachers(entries: Sequence[Mapping[str, Any]], cache_dir: str | Path |
         folder = model_folder(model, tiny_model.prepare, tiny_model.StudentConfig)
         for value in values if isinstance(values, list) else [values]:
             out.append(Teacher(f"{name}_t{value:g}", "lm", float(value), model_dir=folder,
-                               max_new_tokens=_positive(entry.get("max_new_tokens", 96), f"{where}.max_new_tokens")))
+                               max_new_tokens=whole_number(entry.get("max_new_tokens", 96), f"{where}.max_new_tokens")))
     names = [t.name for t in out]
     if len(set(names)) != len(names):
         raise DataError(f"teacher names repeat: {sorted({n for n in names if names.count(n) > 1})}",
@@ -250,13 +245,14 @@ def teacher_pool(student: Mapping[str, Any] | None = None, teachers: Sequence[Ma
                         hint="Use {path: DIR} for a local model folder, or tiny_model.prepare options.")
     if not isinstance(teachers, Sequence) or isinstance(teachers, str) or not teachers:
         raise DataError("teachers must be a non-empty list of teacher mappings", field="args.teachers")
-    n = _positive(prompts, "args.prompts", MIN_PROMPTS)
-    m = _positive(responses, "args.responses")
+    n = whole_number(prompts, "args.prompts", MIN_PROMPTS)
+    m = whole_number(responses, "args.responses")
     if not isinstance(sft_learning_rate, (int, float)) or sft_learning_rate <= 0:
         raise DataError(f"must be a positive number, got {sft_learning_rate!r}", field="args.sft_learning_rate")
-    recipe = DistillRecipe(_positive(distill_questions, "args.distill_questions"),
-                           _positive(sft_steps, "args.sft_steps"), _positive(sft_batch_size, "args.sft_batch_size"),
-                           float(sft_learning_rate), _positive(test, "args.test"))
+    recipe = DistillRecipe(whole_number(distill_questions, "args.distill_questions"),
+                           whole_number(sft_steps, "args.sft_steps"),
+                           whole_number(sft_batch_size, "args.sft_batch_size"),
+                           float(sft_learning_rate), whole_number(test, "args.test"))
     pool = parse_teachers(teachers, cache_dir)
     options = dict(student or {})
     if "path" not in options:
@@ -284,6 +280,14 @@ class TeacherSelection(Task):
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "teacher-selection", "the pool's sizes are arguments of the dataset")
+
+    tiny_instance_is_slow = True  # a tiny student is pre-trained and distilled from each teacher first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Three synthetic teachers scored on 10 prompts x 2 responses, for a student pre-trained in seconds."""
+        data = teacher_pool(tiny_model.TINY_STUDENT, [{"kind": "cot"}, {"kind": "answer_only"}, {"kind": "random"}],
+                            prompts=10, responses=2, distill_questions=64, sft_steps=10, test=20)
+        return self.instance(data, {}, seed)
 
     def instance(self, data: TeacherPool, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=PoolInputs(data.student_dir, data.scoring_set(seed), data.cache_dir),

@@ -18,9 +18,7 @@ from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
 from harness.file_names import file_safe
-from harness.model_cache import (
-    TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_lock, training_threads,
-)
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
 from methods.math_reasoning import generator
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -60,6 +58,9 @@ class StudentConfig:
 # skill after 1,500 steps.)
 UNIFORM_TEACHER = {"seed": 1,
                    "config": {"architecture": "llama", "skill_weights": [[s, 1.0] for s in generator.SKILLS]}}
+# A student pre-trained in seconds, for the tasks' tiny instances (the conformance tests): it knows little math.
+TINY_STUDENT = {"config": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "examples": 256, "steps": 30,
+                           "eval_examples": 10}}
 
 
 def tokenizer_corpus(count: int = 3000, seed: int = 99) -> list[str]:
@@ -131,17 +132,11 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentC
             num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the model pre-trained with `config` and `seed` on `num_threads` torch threads (part of
     the recipe: other counts give other weights), trained and written there first if absent."""
-    root = model_dir(config, seed, cache_dir, num_threads)
-    if (root / "training.json").is_file():
-        return root
-    with training_lock(root):
-        if (root / "training.json").is_file():  # another worker trained it while this one waited
-            return root
-        with training_threads(num_threads):
-            return _pretrain(root, config, seed, num_threads)
+    return cached_model(model_dir(config, seed, cache_dir, num_threads), num_threads,
+                        lambda: _pretrain(config, seed, num_threads))
 
 
-def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int) -> Path:
+def _pretrain(config: StudentConfig, seed: int, num_threads: int) -> TrainedModel:
     import torch
 
     from methods.math_reasoning import sft
@@ -159,7 +154,7 @@ def _pretrain(root: Path, config: StudentConfig, seed: int, num_threads: int) ->
               "parameters": sum(p.numel() for p in model.parameters()),
               "skill_accuracy": skill_accuracy(model, tokenizer, config.eval_examples // len(generator.SKILLS),
                                                20_000 + seed)}
-    return publish_model(root, model, tokenizer, record)
+    return model, tokenizer, record
 
 
 def load(path: str | Path, field: str = "args.model.path"):  # -> (model, tokenizer)

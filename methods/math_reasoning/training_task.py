@@ -14,18 +14,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.loader_arguments import whole_number
 from harness.model_cache import model_folder
 from methods.math_reasoning import generator, tiny_model
 from methods.math_reasoning.answers import check_answer
 from methods.math_reasoning.problems import Problem
-from methods.math_reasoning.sft import SFTConfig
+
+if TYPE_CHECKING:  # sft imports torch: validating and planning a suite load this task without it
+    from methods.math_reasoning.sft import SFTConfig
 
 POOL_SEED, VAL_SEED, TEST_SEED, OOD_SEED = 60_000, 61_000, 62_000, 63_000  # disjoint from pre-training (10,000+)
 SUBSETS = ("id", "hard", "ood")
@@ -64,12 +67,6 @@ class SkillTrainingData:
     sft: SFTConfig
 
 
-def _positive(name: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise DataError(f"{name} must be a positive integer, got {value!r}", field=f"args.{name}")
-    return value
-
-
 def _model_options(options: Mapping[str, Any] | None, field: str) -> dict[str, Any]:
     if options is not None and not isinstance(options, Mapping):
         raise DataError(f"{field} must be a mapping, got {options!r}", field=f"args.{field}",
@@ -86,8 +83,10 @@ def skill_training(student: Mapping[str, Any] | None = None, teacher: Mapping[st
                    sft: Mapping[str, Any] | None = None) -> SkillTrainingData:
     """The generated pool and evaluation sets, the student (default: the family's tiny GPT-2) and the
     STAT-Syn teacher (default: a tiny Llama pre-trained on a uniform skill mix)."""
-    sizes = {name: _positive(name, value) for name, value in
+    sizes = {name: whole_number(value, f"args.{name}") for name, value in
              (("pool", pool), ("validation", validation), ("test", test), ("ood", ood), ("budget", budget))}
+    from methods.math_reasoning.sft import SFTConfig
+
     try:
         recipe = SFTConfig(**dict(sft or {}))
     except TypeError as exc:
@@ -127,6 +126,15 @@ class SkillTraining(Task):
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "training", "the set sizes are arguments of the dataset")
+
+    tiny_instance_is_slow = True  # a tiny student and teacher are pre-trained (into the model cache) first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """A 200-problem pool, a 24-pair budget, 3 SFT steps, on a student and a teacher pre-trained in seconds."""
+        teacher = {**tiny_model.TINY_STUDENT, "seed": 1}
+        data = skill_training(student=tiny_model.TINY_STUDENT, teacher=teacher, pool=200, validation=20, test=12,
+                              ood=6, budget=24, sft={"steps": 3, "batch_size": 8})
+        return self.instance(data, {}, seed)
 
     def instance(self, data: SkillTrainingData, split: Mapping[str, Any], seed: int) -> Instance:
         problems = [*data.test, *data.ood]

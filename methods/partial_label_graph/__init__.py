@@ -26,36 +26,41 @@ metrics.add(
 
 T = "partial_label_graph.classification"
 _B = "methods.partial_label_graph.baselines"
+_P = "methods.partial_label_graph.params"  # parameter models, torch-free: validating a suite reads only them
 methods.add(
     "partial_label_graph.supervised", f"{_B}.supervised:SupervisedReference",
     "reference, not a ceiling: the same GIN with cross-entropy on the true training labels", task=T,
+    params=f"{_P}:GINParams",
 )
 methods.add(
     "partial_label_graph.cc", f"{_B}.cc:CCLoss",
     "CC (Feng et al., NeurIPS 2020): -log of the probability on the candidate set, GIN encoder", task=T,
+    params=f"{_P}:GINParams",
 )
 methods.add(
     "partial_label_graph.proden", f"{_B}.proden:PRODEN",
     "PRODEN / RC (Lv et al., ICML 2020; Feng et al., NeurIPS 2020): confidence-weighted cross-entropy, "
     "confidences re-estimated from the model, GIN encoder", task=T,
+    params=f"{_P}:GINParams",
 )
 methods.add(
     "partial_label_graph.lws", f"{_B}.lws:LWS",
     "LWS (Wen et al., ICML 2021): leveraged weighted sigmoid loss on candidates and non-candidates, GIN encoder",
-    task=T,
+    task=T, params=f"{_P}:LWSParams",
 )
 methods.add(
     "partial_label_graph.prism", "methods.partial_label_graph.prism:PRISM",
     "PRISM (ICLR 2026): prototype substructures + multi-band spectral attention, top-k relational graphs over "
     "overlapping candidates, candidate-projected label propagation; inferred details are parameters", task=T,
+    params=f"{_P}:PRISMParams",
 )
 methods.add(
     "partial_label_graph.pico", f"{_B}.pico:PiCO",
     "PiCO (Wang et al., ICLR 2022) adapted to graphs: MoCo-style contrast over augmented views, "
-    "prototype-based label disambiguation, GIN encoder", task=T,
+    "prototype-based label disambiguation, GIN encoder", task=T, params=f"{_P}:PiCOParams",
 )
 methods.add(
     "partial_label_graph.graphcl", f"{_B}.graphcl:GraphCL",
     "GraphCL (You et al., NeurIPS 2020) pre-training of the GIN encoder, then PRODEN partial-label fine-tuning",
-    task=T,
+    task=T, params=f"{_P}:GraphCLParams",
 )

@@ -8,6 +8,7 @@ is the metric (PRISM, ICLR 2026, Table 1).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -119,6 +120,17 @@ class PartialLabelClassification(Task):
             val_idx=val, val_y=data.y[val], test_idx=test, train_true_y=data.y[train],
         )
         return Instance(inputs=inputs, truth=PartialLabelTruth(test, data.y[test], train, data.y[train]))
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """60 generated graphs of 3 classes (one planted motif each), candidate noise q = 0.3."""
+        from methods.partial_label_graph.motifs import motif_graphs
+
+        graphs = motif_graphs(num_graphs=60, num_classes=3, min_nodes=6, max_nodes=10, feature_dim=4, seed=seed)
+        return self.instance(graphs, {"q": 0.3}, seed)
+
+    def hide_test_labels(self, inputs: PartialLabelInputs, rng: np.random.Generator) -> PartialLabelInputs:
+        """The training graphs' true labels randomised: only the supervised reference may read them."""
+        return dataclasses.replace(inputs, train_true_y=rng.permutation(inputs.train_true_y))
 
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
         """Test graphs drawn with replacement: the within-run bootstrap of test accuracy."""

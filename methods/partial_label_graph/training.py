@@ -19,9 +19,9 @@ import torch
 from torch import Tensor, nn
 
 from harness import Method, RunContext
-from methods.graph_anomaly.training import check_number, check_positive_int
 from methods.partial_label_graph.batching import GraphBatch, GraphTensors
 from methods.partial_label_graph.encoder import GINClassifier
+from methods.partial_label_graph.params import GINParams
 from methods.partial_label_graph.task import PartialLabelInputs
 
 
@@ -72,24 +72,11 @@ class PartialLabelMethod(Method):
     64, Adam lr 0.01, batch 64; 100 epochs.
     """
 
-    version: ClassVar[str] = "1"
-
-    def __init__(
-        self, hidden: int = 64, layers: int = 3, dropout: float = 0.0, lr: float = 0.01,
-        weight_decay: float = 0.0, epochs: int = 100, batch_size: int = 64,
-    ) -> None:
-        for key, value in {"hidden": hidden, "layers": layers, "epochs": epochs, "batch_size": batch_size}.items():
-            check_positive_int(key, value)
-        if not (isinstance(dropout, (int, float)) and 0.0 <= dropout < 1.0):
-            raise ValueError(f"dropout must be a probability in [0, 1), got {dropout!r}")
-        check_number("lr", lr, positive=True)
-        check_number("weight_decay", weight_decay, positive=False)
-        self.hidden, self.layers, self.dropout = hidden, layers, float(dropout)
-        self.lr, self.weight_decay, self.epochs, self.batch_size = lr, weight_decay, epochs, batch_size
+    params_model: ClassVar[type[GINParams]] = GINParams
 
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
         """A fresh model; the default maps a `GraphBatch` to logits [B, C]."""
-        return GINClassifier(in_features, num_classes, self.hidden, self.layers, self.dropout)
+        return GINClassifier(in_features, num_classes, self.params.hidden, self.params.layers, self.params.dropout)
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         """Before the first epoch: initialise state, pre-train. Default: nothing."""
@@ -111,13 +98,13 @@ class PartialLabelMethod(Method):
         data = training_data(inputs, ctx.device)
         model = self.build_model(inputs.graphs.num_features, data.num_classes).to(ctx.device)
         self.setup(model, data, inputs, ctx)
-        optimizer = torch.optim.Adam(model.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+        optimizer = torch.optim.Adam(model.parameters(), lr=self.params.lr, weight_decay=self.params.weight_decay)
         every_graph = torch.arange(data.graphs.num_graphs, device=data.train_idx.device)
         best_accuracy, best_epoch, best_scores = -math.inf, 0, None
         start = time.perf_counter()
-        for epoch in range(self.epochs):
+        for epoch in range(self.params.epochs):
             model.train()
-            for batch, positions in data.train_batches(self.batch_size, generator):
+            for batch, positions in data.train_batches(self.params.batch_size, generator):
                 loss = self.batch_loss(model, batch, positions, data, epoch)
                 optimizer.zero_grad()
                 loss.backward()
@@ -132,7 +119,7 @@ class PartialLabelMethod(Method):
         ctx.record("best_epoch", best_epoch, "epoch")
         ctx.record("best_val_accuracy", best_accuracy, "%", higher_is_better=True)
         ctx.record("train_seconds", seconds, "s", higher_is_better=False)
-        ctx.record("epoch_seconds", seconds / self.epochs, "s", higher_is_better=False)
+        ctx.record("epoch_seconds", seconds / self.params.epochs, "s", higher_is_better=False)
         return best_scores.cpu().numpy().astype(np.float64)
 
     @torch.no_grad()

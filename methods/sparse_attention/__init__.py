@@ -58,17 +58,24 @@ for _module, _name, _text in (
 ):
     metrics.add(f"sparse_attention.{_name}", f"{_module}:{_name.upper()}", _text)
 
+_P = "methods.sparse_attention.params"  # parameter models, torch-free: validating a suite reads only them
 methods.add("sparse_attention.dense", "methods.sparse_attention.dense:DenseAttention",
-            "dense causal attention (torch SDPA): the reference", task=BOTH)
+            "dense causal attention (torch SDPA): the reference", task=BOTH, params="harness:MethodParams")
 methods.add("sparse_attention.oracle", "methods.sparse_attention.oracle:OracleTopK",
-            "fewest blocks covering gamma of each query block's exact attention mass: the upper bound", task=BOTH)
+            "fewest blocks covering gamma of each query block's exact attention mass: the upper bound", task=BOTH,
+            params=f"{_P}:OracleParams")
 methods.add("sparse_attention.proxyattn", "methods.sparse_attention.proxyattn:ProxyAttn",
-            "ProxyAttn (Wang et al., ICLR 2026): pooled proxy-head token scores, per-head dynamic budgets", task=BOTH)
+            "ProxyAttn (Wang et al., ICLR 2026): pooled proxy-head token scores, per-head dynamic budgets", task=BOTH,
+            params=f"{_P}:ProxyAttnParams")
 methods.add("sparse_attention.flexprefill", "methods.sparse_attention.baselines.flexprefill:FlexPrefill",
-            "FlexPrefill (Lai et al., ICLR 2025): per head query-aware or vertical-slash blocks by a sqrt-JS test", task=BOTH)
+            "FlexPrefill (Lai et al., ICLR 2025): per head query-aware or vertical-slash blocks by a sqrt-JS test",
+            task=BOTH, params=f"{_P}:FlexPrefillParams")
 methods.add("sparse_attention.xattention", "methods.sparse_attention.baselines.xattention:XAttention",
-            "XAttention (Xu et al., ICML 2025): antidiagonal block scores, per-row threshold", task=BOTH)
+            "XAttention (Xu et al., ICML 2025): antidiagonal block scores, per-row threshold", task=BOTH,
+            params=f"{_P}:XAttentionParams")
 methods.add("sparse_attention.minference", "methods.sparse_attention.baselines.minference:MInference",
-            "MInference's vertical-slash pattern (Jiang et al., NeurIPS 2024) from the last 64 queries, as blocks", task=BOTH)
+            "MInference's vertical-slash pattern (Jiang et al., NeurIPS 2024) from the last 64 queries, as blocks",
+            task=BOTH, params=f"{_P}:MInferenceParams")
 methods.add("sparse_attention.fixed_density", "methods.sparse_attention.baselines.fixed_density:FixedDensity",
-            "random causal blocks at a fixed density (block 0 and the diagonal kept): the no-estimation control", task=BOTH)
+            "random causal blocks at a fixed density (block 0 and the diagonal kept): the no-estimation control",
+            task=BOTH, params=f"{_P}:FixedDensityParams")

@@ -20,23 +20,25 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import torch
 
 from harness import DataError, Instance, Metric, RunContext, Task
 from harness.causal_lm import load_causal_lm
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder
 from methods.sparse_attention import ruler
-from methods.sparse_attention.hf_attention import sparse_prefill
-from methods.sparse_attention.method import BlockSparseMethod, timed
 from methods.sparse_attention.task import block_size_of
+
+if TYPE_CHECKING:  # torch, imported where a run needs it: validating and planning a suite load this task without it
+    import torch
+
+    from methods.sparse_attention.method import BlockSparseMethod
 
 EVAL_SEED_BASE = 1_000_000
 SOURCE = "sparse_attention.ruler_tiny"
-DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+DTYPES = ("float32", "float16", "bfloat16")
 COLUMNS = ["sample", "task", "context_length", "prompt_tokens", "prediction", "answers", "density",
            "estimation_ms", "attention_ms", "prefill_ms"]
 
@@ -121,7 +123,7 @@ def ruler_tiny(tasks: list[str] | None = None, context_lengths: list[int] | None
     if dtype not in DTYPES:
         raise DataError(f"model dtype {dtype!r} is not one of {', '.join(DTYPES)}", field="args.model.dtype")
     path = model_dir(options)
-    loaded, tokenizer = load_model(path, DTYPES[dtype])
+    loaded, tokenizer = load_model(path, dtype)
     limit = getattr(loaded.config, "max_position_embeddings", None)
     if limit is not None and max(lengths) > limit:
         raise DataError(f"context length {max(lengths)} exceeds the model's max_position_embeddings ({limit})",
@@ -136,7 +138,7 @@ def model_dir(options: dict[str, Any]) -> Path:
     return model_folder(options, tiny_model.prepare, tiny_model.TrainingConfig)
 
 
-def load_model(path: Path, dtype: torch.dtype) -> tuple[Any, Any]:
+def load_model(path: Path, dtype: torch.dtype | str) -> tuple[Any, Any]:
     """The causal LM and tokenizer saved in `path`, offline; `DataError` naming the folder and what it lacks."""
     return load_causal_lm(path, dtype)
 
@@ -144,6 +146,10 @@ def load_model(path: Path, dtype: torch.dtype) -> tuple[Any, Any]:
 def greedy_answer(model: Any, tokenizer: Any, text: str, max_new_tokens: int) -> tuple[str, int, float]:
     """Greedy continuation up to `max_new_tokens` or EOS (as `tiny_model.generate_answer`, on the model's
     device), the prompt's token count, and the prefill forward's wall time in ms (time to first token)."""
+    import torch
+
+    from methods.sparse_attention.method import timed
+
     ids = torch.tensor([tokenizer.encode(text)], device=model.device)
     eos = tokenizer.eos_token_id
     with torch.no_grad():
@@ -162,6 +168,8 @@ def greedy_answer(model: Any, tokenizer: Any, text: str, max_new_tokens: int) ->
 
 def run_long_context(method: BlockSparseMethod, inputs: LongContextInputs, ctx: RunContext) -> pd.DataFrame:
     """Answer every prompt with `method` as the prefill attention; one row per sample (no `answers` yet)."""
+    from methods.sparse_attention.hf_attention import sparse_prefill
+
     model = inputs.model.to(ctx.device)
     rows = []
     with sparse_prefill(model, method, inputs.block_size) as stats:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import OracleParams
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import cover_per_row
 from methods.sparse_attention.true_attention import block_mass
@@ -13,12 +14,9 @@ class OracleTopK(BlockSparseMethod):
     Its estimation is exact attention itself, so its cost (QK^T over every causal pair) is recorded as such.
     """
 
-    def __init__(self, gamma: float = 0.95) -> None:
-        if not 0.0 < gamma <= 1.0:
-            raise ValueError(f"gamma must lie in (0, 1], got {gamma}")
-        self.gamma = gamma
+    params_model = OracleParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         n = case.seq_len
         flops = 2.0 * case.q_heads * case.head_dim * n * (n + 1) / 2
-        return Estimate(cover_per_row(block_mass(case, block_size), self.gamma), flops)
+        return Estimate(cover_per_row(block_mass(case, block_size), self.params.gamma), flops)

@@ -23,77 +23,58 @@ from kernels.block_layout import causal_block_mask, num_blocks
 from kernels.proxy_scores import proxy_block_scores, proxy_estimation_flops
 from methods.sparse_attention.last_queries import block_sums, last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import ProxyAttnParams
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import cover_count, force_blocks, top_k_per_row
 
-CHOICES = {"budget": ("dynamic", "static"), "row_budget_rule": ("literal", "proportional"),
-           "tile_reduce": ("max", "max_mean")}
-
-
 class ProxyAttn(BlockSparseMethod):
-    version = "1"
-
-    def __init__(self, gamma: float = 0.95, stride: int = 4, groups: int = 1, min_budget: int = 2048,
-                 budget: str = "dynamic", row_budget_rule: str = "literal", tile_reduce: str = "max",
-                 force_sink_diag: bool = True) -> None:
-        if not 0.0 < gamma <= 1.0:
-            raise ValueError(f"gamma must lie in (0, 1], got {gamma}")
-        if stride < 1 or stride & (stride - 1):
-            raise ValueError(f"stride must be a power of two >= 1, got {stride}")
-        if groups < 1:
-            raise ValueError(f"groups must be >= 1, got {groups}")
-        if min_budget < 0:
-            raise ValueError(f"min_budget (tokens) must be >= 0, got {min_budget}")
-        for name, value in (("budget", budget), ("row_budget_rule", row_budget_rule), ("tile_reduce", tile_reduce)):
-            if value not in CHOICES[name]:
-                raise ValueError(f"{name} must be one of {', '.join(CHOICES[name])}; got {value!r}")
-        self.gamma, self.stride, self.groups, self.min_budget = gamma, stride, groups, min_budget
-        self.budget, self.row_budget_rule, self.tile_reduce = budget, row_budget_rule, tile_reduce
-        self.force_sink_diag = force_sink_diag
+    params_model = ProxyAttnParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
+        p = self.params
         n, nb = case.seq_len, num_blocks(case.seq_len, block_size)
-        if n <= max(2 * block_size, self.min_budget):
+        if n <= max(2 * block_size, p.min_budget):
             return Estimate(causal_block_mask(case.q_heads, n, block_size, case.q.device), 0.0,
-                            f"dense: N={n} <= max(2B, min_budget) = {max(2 * block_size, self.min_budget)}")
-        if case.kv_heads % self.groups:
-            raise ValueError(f"groups={self.groups} does not divide the {case.kv_heads} KV heads")
-        if block_size % self.stride:
-            raise ValueError(f"stride {self.stride} does not divide the block size {block_size}")
+                            f"dense: N={n} <= max(2B, min_budget) = {max(2 * block_size, p.min_budget)}")
+        if case.kv_heads % p.groups:
+            raise ValueError(f"groups={p.groups} does not divide the {case.kv_heads} KV heads")
+        if block_size % p.stride:
+            raise ValueError(f"stride {p.stride} does not divide the block size {block_size}")
         scores = self._proxy_scores(case, block_size)  # [g, nb, nb]
-        per_head = scores.repeat_interleave(case.q_heads // self.groups, dim=0)
-        if self.force_sink_diag:
+        per_head = scores.repeat_interleave(case.q_heads // p.groups, dim=0)
+        if p.force_sink_diag:
             per_head = force_blocks(per_head, sink=True, diagonal=True)
         mask = top_k_per_row(per_head, self._row_budgets(case, block_size, nb))
-        flops = proxy_estimation_flops(n, self.stride, self.groups, case.head_dim) + self._budget_flops(case, block_size)
+        flops = proxy_estimation_flops(n, p.stride, p.groups, case.head_dim) + self._budget_flops(case, block_size)
         return Estimate(mask, flops)
 
     def _proxy_scores(self, case: AttentionCase, block_size: int) -> torch.Tensor:
-        q = case.q[:, ::self.stride].float()
-        k = case.k[:, ::self.stride].float()
-        q_pooled = q.reshape(self.groups, case.q_heads // self.groups, *q.shape[1:]).mean(1)
-        k_pooled = k.reshape(self.groups, case.kv_heads // self.groups, *k.shape[1:]).mean(1)
-        return proxy_block_scores(q_pooled, k_pooled, case.seq_len, block_size, self.stride,
-                                  1.0 / math.sqrt(case.head_dim), self.tile_reduce)
+        p = self.params
+        q = case.q[:, ::p.stride].float()
+        k = case.k[:, ::p.stride].float()
+        q_pooled = q.reshape(p.groups, case.q_heads // p.groups, *q.shape[1:]).mean(1)
+        k_pooled = k.reshape(p.groups, case.kv_heads // p.groups, *k.shape[1:]).mean(1)
+        return proxy_block_scores(q_pooled, k_pooled, case.seq_len, block_size, p.stride,
+                                  1.0 / math.sqrt(case.head_dim), p.tile_reduce)
 
     def head_budgets(self, case: AttentionCase, block_size: int) -> torch.Tensor:
         """b_h of Algorithm 1: the share of key blocks that covers gamma of head h's last-block attention."""
         n_last = min(block_size, case.seq_len)
         columns, _, _ = last_query_scores(case, n_last, diagonals=False)  # [Hq, N]: rows summed
         per_block = block_sums(columns / n_last, block_size)
-        return cover_count(per_block, self.gamma).double() / num_blocks(case.seq_len, block_size)
+        return cover_count(per_block, self.params.gamma).double() / num_blocks(case.seq_len, block_size)
 
     def _row_budgets(self, case: AttentionCase, block_size: int, nb: int) -> torch.Tensor:
         """K[h, m], the number of blocks query block m of head h keeps."""
         budgets = self.head_budgets(case, block_size)
-        if self.budget == "static":
+        if self.params.budget == "static":
             budgets = budgets.mean().expand_as(budgets)
         rows = torch.arange(1, nb + 1, device=budgets.device, dtype=torch.float64)
-        if self.row_budget_rule == "literal":
+        if self.params.row_budget_rule == "literal":
             k = torch.ceil(budgets[:, None] * nb).expand(-1, nb)
         else:
             k = torch.ceil(budgets[:, None] * rows[None, :])
-        min_blocks = math.ceil(self.min_budget / block_size)
+        min_blocks = math.ceil(self.params.min_budget / block_size)
         return torch.minimum(k.clamp(min=min_blocks), rows[None, :]).long()
 
     def _budget_flops(self, case: AttentionCase, block_size: int) -> float:

@@ -7,18 +7,18 @@ re-score needs, and a user's own masks (bring-your-own predictions) are scored t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import torch
 
 from harness import DataError, Instance, Metric, Task
-from kernels.block_layout import num_blocks
-from methods.sparse_attention.data import AttentionData
-from methods.sparse_attention.fidelity import FidelityEvaluation
-from methods.sparse_attention.method import PrefillOutput
-from methods.sparse_attention.problem import PrefillInputs, check_case
+
+if TYPE_CHECKING:  # torch, imported where a run needs it: validating and planning a suite load this task without it
+    import torch
+
+    from methods.sparse_attention.data import AttentionData
+    from methods.sparse_attention.problem import PrefillInputs
 
 COLUMNS = ["case", "head", "q_block", "k_block"]
 SPLIT_KEYS = {"block_size"}
@@ -44,6 +44,10 @@ def masks_to_table(names: list[str], masks: tuple[torch.Tensor, ...]) -> pd.Data
 
 def table_to_masks(table: pd.DataFrame, inputs: PrefillInputs) -> list[torch.Tensor]:
     """One bool mask per case; `ValueError` for a missing column, an unknown case or an out-of-range block."""
+    import torch
+
+    from kernels.block_layout import num_blocks
+
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"predictions lack column(s) {missing}; a mask table has columns {COLUMNS}")
@@ -70,7 +74,16 @@ class PrefillAttention(Task):
     def check_split(self, split: Mapping[str, Any]) -> None:
         block_size_of(split)
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """One layer of planted patterns: 256 tokens, 4 query and 2 KV heads, blocks of 32."""
+        from methods.sparse_attention.data import structured
+
+        data = structured(seq_len=256, q_heads=4, kv_heads=2, head_dim=16, layers=1, spans=2)
+        return self.instance(data, {"block_size": 32}, seed)
+
     def instance(self, data: AttentionData, split: Mapping[str, Any], seed: int) -> Instance:
+        from methods.sparse_attention.problem import PrefillInputs, check_case
+
         cases = data.cases(seed)
         for case in cases:
             check_case(case, data.source)
@@ -80,6 +93,8 @@ class PrefillAttention(Task):
         return Instance(inputs=inputs, truth=inputs)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        from methods.sparse_attention.method import PrefillOutput
+
         if isinstance(output, pd.DataFrame):
             return output
         if not isinstance(output, PrefillOutput):
@@ -87,6 +102,8 @@ class PrefillAttention(Task):
         return masks_to_table([case.name for case in instance.inputs.cases], output.masks)
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        from methods.sparse_attention.fidelity import FidelityEvaluation
+
         inputs: PrefillInputs = instance.truth
         evaluation = FidelityEvaluation(inputs.cases, table_to_masks(predictions, inputs), inputs.block_size)
         return {key: metric(evaluation) for key, metric in metrics.items()}

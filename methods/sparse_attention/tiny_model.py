@@ -44,7 +44,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.model_cache import TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_threads
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
 from methods.sparse_attention import ruler
 
 SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
@@ -296,23 +296,24 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Training
     """The folder of the model trained with `config` and `seed` on `num_threads` torch threads, trained and
     written there first if absent.
 
-    `harness.model_cache.publish_model` writes it, so racing workers never see half a folder. The thread count
-    is part of the recipe (hashed into the folder's name): other counts round the training's reductions
-    otherwise and give other weights.
+    `harness.model_cache.cached_model` trains it once and publishes it, so racing workers wait for one
+    training and never see half a folder. The thread count is part of the recipe (hashed into the folder's
+    name): other counts round the training's reductions otherwise and give other weights.
     """
-    root = model_dir(config, seed, cache_dir, num_threads)
-    if (root / "training.json").is_file():
-        return root
+    return cached_model(model_dir(config, seed, cache_dir, num_threads), num_threads,
+                        lambda: _trained(config, seed, num_threads))
+
+
+def _trained(config: TrainingConfig, seed: int, num_threads: int) -> TrainedModel:
+    """The model trained on the RULER tasks, its tokenizer, and its record (with its dense accuracy)."""
     started, started_cpu = time.perf_counter(), time.process_time()
     tokenizer = build_tokenizer()
-    with training_threads(num_threads):
-        model, final_loss = train(config, seed, tokenizer)
-        train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
-        accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
+    model, final_loss = train(config, seed, tokenizer)
+    train_s, train_cpu_s = time.perf_counter() - started, time.process_time() - started_cpu
+    accuracy = dense_accuracy(model, tokenizer, config.tasks, config.eval_lengths, config.eval_samples, seed)
     record = {"config": asdict(config), "seed": seed, "steps": config.steps, "train_wall_s": round(train_s, 1),
               "train_cpu_s": round(train_cpu_s, 1),
               "total_wall_s": round(time.perf_counter() - started, 1), "torch_threads": num_threads,
               "final_answer_loss": final_loss, "dense_accuracy": accuracy,
               "parameters": sum(p.numel() for p in model.parameters())}
-
-    return publish_model(root, model, tokenizer, record)
+    return model, tokenizer, record

@@ -29,15 +29,19 @@ for _name in ("analytic_total_gb", "analytic_weights_gb", "analytic_gradients_gb
     metrics.add(f"zo_finetune.{_name}", f"methods.zo_finetune.memory_task:{_name.upper()}",
                 f"memory: {_name.replace('_', ' ')}")
 
+_P = "methods.zo_finetune.params"  # parameter models, torch-free: validating a suite reads only them
 methods.add("zo_finetune.qzo", "methods.zo_finetune.qzo:QZO",
             "QZO (Shang et al., ICLR 2026): SPSA on the quantization scales with directional-derivative clipping",
-            task=BOTH)
+            task=BOTH, params=f"{_P}:QZOParams")
 methods.add("zo_finetune.mezo", "methods.zo_finetune.baselines.mezo:MeZO",
-            "MeZO (Malladi et al., NeurIPS 2023): SPSA with in-place seeded perturbation of every weight", task=BOTH)
+            "MeZO (Malladi et al., NeurIPS 2023): SPSA with in-place seeded perturbation of every weight", task=BOTH,
+            params=f"{_P}:MeZOParams")
 methods.add("zo_finetune.finetune", "methods.zo_finetune.baselines.finetune:FineTune",
-            "full fine-tuning by back-propagation with SGD (the paper's upper bound) or AdamW", task=BOTH)
+            "full fine-tuning by back-propagation with SGD (the paper's upper bound) or AdamW", task=BOTH,
+            params=f"{_P}:FineTuneParams")
 methods.add("zo_finetune.lora", "methods.zo_finetune.baselines.lora:LoRA",
             "LoRA through peft (rank 8, alpha 16, q_proj/v_proj); quantized: true is QLoRA on the 4-bit base",
-            task=BOTH)
+            task=BOTH, params=f"{_P}:LoRAParams")
 methods.add("zo_finetune.zero_shot", "methods.zo_finetune.baselines.zero_shot:ZeroShot",
-            "the pre-trained model prompted without training; quantized: true is Zero-Shot-Q", task=BOTH)
+            "the pre-trained model prompted without training; quantized: true is Zero-Shot-Q", task=BOTH,
+            params=f"{_P}:QuantizationParams")

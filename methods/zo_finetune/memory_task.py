@@ -68,6 +68,10 @@ class ModelMemory(Task):
     def instance(self, data: MemoryInputs, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=data, truth=None)
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """OPT-6.7B's published config: the analytic accounting, no model to load."""
+        return self.instance(model_memory("opt-6.7b"), {}, seed)
+
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if not isinstance(output, pd.DataFrame):
             raise TypeError(f"a method returns its memory table (a DataFrame), got {type(output).__name__}")
@@ -121,7 +125,7 @@ def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, f
     model = method.prepare(base)
     optimizer = None
     if method.trains:
-        adaptation = method.adapt(model, scorer, data, method.learning_rates[0], seed)
+        adaptation = method.adapt(model, scorer, data, method.params.learning_rates[0], seed)
         for step in range(inputs.steps):
             adaptation.step([step])  # batch 1, as Fig. 1
         optimizer = adaptation.optimizer

@@ -93,17 +93,7 @@ def tensor_bytes(model: torch.nn.Module, optimizer: Any = None) -> dict[str, int
 class FineTuningMethod(Method):
     """Base of QZO, MeZO, FT, LoRA, QLoRA and the zero-shot rows; subclasses define the three hooks below."""
 
-    trains: ClassVar[bool] = True
-
-    def __init__(self, learning_rate: float | Sequence[float] = (), steps: int = 0, batch_size: int = 16,
-                 eval_steps: int = 100) -> None:
-        rates = [learning_rate] if isinstance(learning_rate, (int, float)) else list(learning_rate)
-        if self.trains and (not rates or any(not r > 0 for r in rates)):
-            raise ValueError(f"learning_rate must be a positive number or a list of them, got {learning_rate!r}")
-        for name, value in (("steps", steps), ("batch_size", batch_size), ("eval_steps", eval_steps)):
-            if not isinstance(value, int) or value < (1 if self.trains or name != "steps" else 0):
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        self.learning_rates, self.steps, self.batch_size, self.eval_steps = rates, steps, batch_size, eval_steps
+    trains: ClassVar[bool] = True  # False: `params_model` has no training parameters, and `adapt` is never called
 
     @abstractmethod
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
@@ -133,12 +123,13 @@ class FineTuningMethod(Method):
             return record(ctx, FineTuneOutput(predictions, final_accuracy=percent_correct(predictions, test),
                                               tensor_bytes=tensor_bytes(model)))
         best: tuple[float, FineTuneOutput] | None = None
-        for rate in self.learning_rates:
+        p = self.params
+        for rate in p.learning_rates:
             torch.manual_seed(ctx.seed)
             model = self.prepare(copy.deepcopy(base))
             adaptation = self.adapt(model, scorer, train, rate, ctx.seed)
-            trace = finetune(model, scorer, train, dev, adaptation.step, adaptation.trainable, self.steps,
-                             self.batch_size, self.eval_steps, ctx.seed, adaptation.grads)
+            trace = finetune(model, scorer, train, dev, adaptation.step, adaptation.trainable, p.steps,
+                             p.batch_size, p.eval_steps, ctx.seed, adaptation.grads)
             ctx.log.info("%s lr=%g: best dev accuracy %.3f at step %d", type(self).__name__, rate,
                          trace.best_dev_accuracy, trace.best_step)
             if best is None or trace.best_dev_accuracy > best[0]:

@@ -11,13 +11,15 @@ AQLM's per-output-channel scales) is RTN at 2 bits with one group spanning all i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import get_args
 
 import torch
 from torch import nn
 
 from kernels.int4_matmul import dequantize, quantize_rtn, w4a16_matmul
+from methods.zo_finetune.params import Bits
 
-SUPPORTED_BITS = (2, 4, 8)
+SUPPORTED_BITS: tuple[int, ...] = get_args(Bits)
 
 
 class QuantLinear(nn.Module):

@@ -9,22 +9,16 @@ norms and lm_head to the same SPSA step, as the 2-bit runs do (code: they come f
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 import torch
 
 from methods.zo_finetune.method import Adaptation, FineTuningMethod, zeroth_order
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
-from methods.zo_finetune.quant import SUPPORTED_BITS, quantize_model, scale_parameters
+from methods.zo_finetune.params import QZOParams
+from methods.zo_finetune.quant import quantize_model, scale_parameters
 from methods.zo_finetune.zo import ZerothOrderOptimizer
 
-SCALE_DTYPES = {"float16": torch.float16, "float32": torch.float32, "bfloat16": torch.bfloat16}
-
-
-def dtype_named(name: str) -> torch.dtype:
-    if name not in SCALE_DTYPES:
-        raise ValueError(f"scales_dtype must be one of {sorted(SCALE_DTYPES)}, got {name!r}")
-    return SCALE_DTYPES[name]
+SCALE_DTYPES = {"float16": torch.float16, "float32": torch.float32, "bfloat16": torch.bfloat16}  # QZOParams' names
 
 
 class QZO(FineTuningMethod):
@@ -32,30 +26,20 @@ class QZO(FineTuningMethod):
 
     memory_method = "qzo"
 
-    def __init__(self, learning_rate: float | Sequence[float] = 1e-7, steps: int = 1000, batch_size: int = 16,
-                 eval_steps: int = 100, eps: float = 1e-3, clip: float | None = 100.0, bits: int = 4,
-                 group_size: int | None = 128, scales_dtype: str = "float16", floor: float = 1e-7,
-                 train_unquantized: bool = False) -> None:
-        super().__init__(learning_rate, steps, batch_size, eval_steps)
-        if not eps > 0:
-            raise ValueError(f"eps must be > 0, got {eps!r} (the paper uses 1e-3)")
-        if clip is not None and not clip > 0:
-            raise ValueError(f"clip (C) must be > 0, or null to switch clipping off; got {clip!r}")
-        self.eps, self.clip, self.bits, self.group_size = eps, clip, bits, group_size
-        if bits not in SUPPORTED_BITS:
-            raise ValueError(f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
-        self.scales_dtype, self.floor, self.train_unquantized = dtype_named(scales_dtype), floor, train_unquantized
+    params_model = QZOParams
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
-        return quantize_model(model, self.bits, self.group_size, self.scales_dtype)
+        p = self.params
+        return quantize_model(model, p.bits, p.group_size, SCALE_DTYPES[p.scales_dtype])
 
     def adapt(self, model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, learning_rate: float,
               seed: int) -> Adaptation:
+        p = self.params
         scales = scale_parameters(model)
-        others = unquantized_parameters(model) if self.train_unquantized else []
+        others = unquantized_parameters(model) if p.train_unquantized else []
         optimizer = ZerothOrderOptimizer(
-            [*others, *scales], learning_rate, self.eps, self.clip,
-            floors=[None] * len(others) + [self.floor] * len(scales), seed=seed)
+            [*others, *scales], learning_rate, p.eps, p.clip,
+            floors=[None] * len(others) + [p.floor] * len(scales), seed=seed)
         return zeroth_order(optimizer, model, scorer, train)
 
 

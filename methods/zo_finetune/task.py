@@ -7,6 +7,7 @@ accuracy is re-scorable from the table alone.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,6 @@ from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder as resolve_model_folder
 from methods.zo_finetune import synthetic
-from methods.zo_finetune.method import FineTuneInputs, FineTuneOutput
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
 from methods.zo_finetune.tiny_model import DTYPES, PretrainingConfig, prepare
 
@@ -96,13 +96,29 @@ class PromptClassification(Task):
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "classification", "the split sizes are arguments of the dataset")
 
+    tiny_instance_is_slow = True  # a tiny Llama is pre-trained (into the model cache) first
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """SST-2-style prompts, 32/16/32 examples, on a one-layer tiny Llama pre-trained for 3 steps."""
+        model = {"config": {"steps": 3, "examples_per_task": 16, "batch_size": 4, "eval_examples": 8, "num_layers": 1}}
+        return self.instance(prompt_task("sst2", train=32, dev=16, test=32, model=model), {}, seed)
+
+    def hide_test_labels(self, inputs: Any, rng: np.random.Generator) -> Any:
+        """Each test example's label drawn at random from its options: a method predicts without them."""
+        test = tuple(dataclasses.replace(e, label=int(rng.integers(len(e.options)))) for e in inputs.test)
+        return dataclasses.replace(inputs, test=test)
+
     def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
+        from methods.zo_finetune.method import FineTuneInputs  # torch: validating a suite loads this task without it
+
         test = data.split("test", seed)
         inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test,
                                 data.dtype)
         return Instance(inputs=inputs, truth=np.array([e.label for e in test]))
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        from methods.zo_finetune.method import FineTuneOutput
+
         if isinstance(output, pd.DataFrame):
             return output
         if not isinstance(output, FineTuneOutput):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
 from harness.file_names import file_safe
-from harness.model_cache import TRAINING_THREADS, cache_root, publish_model, recipe_digest, training_threads
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample
 
@@ -153,25 +153,26 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: Pretrain
             num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the model pre-trained with `config` and `seed` on `num_threads` torch threads (part of
     the recipe: other counts give other weights), trained and written there first if absent."""
-    root = model_dir(config, seed, cache_dir, num_threads)
-    if (root / "training.json").is_file():
-        return root
+    return cached_model(model_dir(config, seed, cache_dir, num_threads), num_threads,
+                        lambda: _pretrained(config, seed, num_threads))
+
+
+def _pretrained(config: PretrainingConfig, seed: int, num_threads: int) -> TrainedModel:
+    """The model pre-trained from scratch, its tokenizer, and its record (with its accuracy per target rule)."""
     from methods.zo_finetune.objective import OptionScorer
 
     started = time.perf_counter()
     tokenizer = build_tokenizer()
-    with training_threads(num_threads):
-        model, final_loss = pretrain(config, seed, tokenizer)
-        train_s = time.perf_counter() - started
-        scorer = OptionScorer(tokenizer)
-        accuracy = {rule: {task: scorer.accuracy(model, synthetic.examples(task, config.eval_examples, 20_000, rule))
-                           for task in config.tasks} for rule in synthetic.RULES}
+    model, final_loss = pretrain(config, seed, tokenizer)
+    train_s = time.perf_counter() - started
+    scorer = OptionScorer(tokenizer)
+    accuracy = {rule: {task: scorer.accuracy(model, synthetic.examples(task, config.eval_examples, 20_000, rule))
+                       for task in config.tasks} for rule in synthetic.RULES}
     record = {"config": asdict(config), "seed": seed, "train_wall_s": round(train_s, 1),
               "torch_threads": num_threads, "final_loss": final_loss, "accuracy": accuracy,
               "rule_agreement": {task: synthetic.rule_agreement(task) for task in config.tasks},
               "parameters": sum(p.numel() for p in model.parameters())}
-
-    return publish_model(root, model, tokenizer, record)
+    return model, tokenizer, record
 
 
 def load(path: str | Path, dtype: str = "float32"):  # -> (model, tokenizer)

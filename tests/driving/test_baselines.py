@@ -31,7 +31,7 @@ def test_ground_truth_copy_scores_zero_l2_and_zero_fcp(four_segment_log):
 
 @pytest.mark.parametrize("lag", [1, 2, 3])
 def test_command_lag_planner_scores_three_quarters_of_its_lag(four_segment_log, lag):
-    result = score(four_segment_log, CommandLag(lag), "fcp", "fcp_frames", "fcp_corrected")
+    result = score(four_segment_log, CommandLag(lag=lag), "fcp", "fcp_frames", "fcp_corrected")
     assert result == {"fcp": pytest.approx(0.75 * lag), "fcp_frames": 6 * lag, "fcp_corrected": 8}
 
 
@@ -54,7 +54,7 @@ def test_lateral_noise_l2_matches_the_half_normal_mean():
 
 def test_lateral_noise_is_reproducible_per_seed(four_segment_log):
     inputs = TASK.instance(four_segment_log, {}, 0).inputs
-    planner = LateralNoise(0.5)
+    planner = LateralNoise(sigma=0.5)
     assert np.array_equal(planner.run(inputs, CTX), planner.run(inputs, CTX))
 
 
@@ -62,13 +62,13 @@ def test_lead_collider_hits_a_lead_car_the_logged_path_follows():
     frames = 8
     lead = [(f, s, (0.0, 11.0 + 3.0 * s, 4.5, 1.9, np.pi / 2)) for f in range(frames) for s in range(7)]
     log = make_log({"s": [0.0] * frames}, boxes=lead)
-    result = score(log, LeadCollider(1.5), "collision_3s_uniad_polygon", "collision_3s_uniad_raster")
+    result = score(log, LeadCollider(speedup=1.5), "collision_3s_uniad_polygon", "collision_3s_uniad_raster")
     assert result == {"collision_3s_uniad_polygon": 100.0, "collision_3s_uniad_raster": 100.0}
     assert score(log, GroundTruthCopy(), "collision_3s_uniad_polygon")["collision_3s_uniad_polygon"] == 0.0
 
 
-@pytest.mark.parametrize("make", [lambda: CommandLag(-1), lambda: CommandLag(1.5), lambda: LateralNoise(-0.1),
-                                  lambda: LeadCollider(0)])
+@pytest.mark.parametrize("make", [lambda: CommandLag(lag=-1), lambda: CommandLag(lag=1.5), lambda: LateralNoise(sigma=-0.1),
+                                  lambda: LeadCollider(speedup=0)])
 def test_invalid_parameters_are_rejected(make):
     with pytest.raises(ValueError):
         make()

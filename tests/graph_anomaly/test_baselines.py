@@ -28,8 +28,8 @@ DETECTORS: dict[str, Callable[[], Method]] = {
     "mlp": MLPDetector,
     "gcn": GCNDetector,
     "graphsage": GraphSAGEDetector,
-    "rayleigh_star": lambda: RayleighQuotientScore("star"),
-    "rayleigh_mrq": lambda: RayleighQuotientScore("mrq"),
+    "rayleigh_star": lambda: RayleighQuotientScore(variant="star"),
+    "rayleigh_mrq": lambda: RayleighQuotientScore(variant="mrq"),
 }
 NEURAL = ("mlp", "gcn", "graphsage")
 

@@ -29,8 +29,8 @@ needs_xgboost = pytest.mark.skipif(
 
 FAST_DGI = {"epochs": 60}  # enough for the loss to fall on a 600-node graph, fast on 1 thread
 DETECTORS: dict[str, Callable[[], Method]] = {
-    "dgi_linear": lambda: DGIProbeDetector("linear", **FAST_DGI),
-    "dgi_mlp": lambda: DGIProbeDetector("mlp", **FAST_DGI),
+    "dgi_linear": lambda: DGIProbeDetector(probe="linear", **FAST_DGI),
+    "dgi_mlp": lambda: DGIProbeDetector(probe="mlp", **FAST_DGI),
     "rfgraph": RFGraphDetector,
     "xgbgraph": XGBGraphDetector,
 }

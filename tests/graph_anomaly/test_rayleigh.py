@@ -108,7 +108,7 @@ def test_rayleigh_score_records_neighbours_kept_and_seconds():
     empty = np.zeros(0, dtype=np.int64)
     inputs = NodeScoringInputs(x, edge_index, empty, empty, empty, empty)  # label-free: no labels needed
     ctx = RunContext(seed=0, device="cpu", threads=1)
-    scores = RayleighQuotientScore("mrq").run(inputs, ctx)
+    scores = RayleighQuotientScore(variant="mrq").run(inputs, ctx)
     np.testing.assert_array_equal(scores, mrq_subgraph(x, edge_index).rq)
     assert ctx.measurements["mean_neighbours_kept"].value == pytest.approx(mrq_subgraph(x, edge_index).neighbours_kept.mean())
     assert "score_seconds" in ctx.measurements

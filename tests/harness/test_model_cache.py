@@ -65,3 +65,40 @@ def test_training_threads_restores_the_callers_thread_count():
     with training_threads(before + 1):
         assert torch.get_num_threads() == before + 1
     assert torch.get_num_threads() == before
+
+
+class _Saved:
+    """A stand-in for a model or tokenizer: `save_pretrained` writes one file."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def save_pretrained(self, folder) -> None:  # noqa: ANN001
+        (folder / self.name).write_text(self.name)
+
+
+def test_cached_model_trains_once_while_racing_workers_wait_and_then_reuses_the_folder(tmp_path):
+    import json
+    import time
+
+    import pytest
+
+    pytest.importorskip("torch")
+    from harness.model_cache import cached_model
+
+    root, calls = tmp_path / "models" / "tiny", []
+
+    def train():  # noqa: ANN202
+        calls.append(threading.get_ident())
+        time.sleep(0.3)  # long enough for every other worker to reach the lock
+        return _Saved("weights"), _Saved("tokenizer"), {"final_loss": 1.5}
+
+    workers = [threading.Thread(target=cached_model, args=(root, 1, train)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert len(calls) == 1
+    assert json.loads((root / "training.json").read_text()) == {"final_loss": 1.5}
+    assert (root / "weights").read_text() == "weights" and (root / "tokenizer").is_file()
+    assert cached_model(root, 1, train) == root and len(calls) == 1

@@ -58,3 +58,63 @@ def test_sys_info_prints_the_recorded_environment(capsys):
     assert main(["sys-info"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["hardware"]["cores"] >= 1 and len(info["hardware_fingerprint"]) == 12
+
+
+def _entry(kind: str, target, **meta):  # noqa: ANN001, ANN202
+    from harness.registry import REGISTRIES
+
+    registry = Registry(kind, REGISTRIES[kind].check)
+    registry.add("x.entry", target, "under test", **meta)
+    return registry.entry("x.entry")
+
+
+@pytest.mark.parametrize("kind, target, expected", [
+    ("methods", "math:sqrt", "not a subclass of harness.contracts.Method"),
+    ("tasks", "collections:OrderedDict", "not a subclass of harness.contracts.Task"),
+    ("executors", "harness.contracts:Task", "not a subclass of harness.executors.base.Executor"),
+    ("metrics", "math:pi", "not a harness.contracts.Metric"),
+    ("datasets", "math:pi", "not a callable dataset loader"),
+])
+def test_an_entry_that_is_not_its_kinds_contract_is_refused_when_loaded(kind, target, expected):
+    entry = _entry(kind, target)
+    with pytest.raises(RegistryError) as caught:
+        entry.load()
+    assert "'x.entry'" in str(caught.value) and expected in str(caught.value)
+
+
+def test_entries_of_the_right_kind_load():
+    from harness.contracts import Metric
+
+    assert isinstance(_entry("metrics", Metric("m", len, higher_is_better=True)).load(), Metric)
+    assert _entry("datasets", "math:sqrt").load()(4.0) == 2.0
+    assert _entry("executors", "harness.executors.inline:InlineExecutor").load().__name__ == "InlineExecutor"
+
+
+def test_a_method_registered_with_other_params_than_its_class_declares_is_refused():
+    from harness import Method, MethodParams
+
+    class Declared(MethodParams):
+        pass
+
+    class Solver(Method):
+        params_model = Declared
+
+        def run(self, inputs, ctx):  # noqa: ANN001, ANN201
+            return inputs
+
+    assert _entry("methods", Solver, params=Declared).load() is Solver
+    with pytest.raises(RegistryError, match="registered with params .*MethodParams, but its class declares"):
+        _entry("methods", Solver, params="harness:MethodParams").load()
+
+
+def test_a_method_class_that_sets_its_own_version_is_refused():
+    from harness import Method
+
+    class Stale(Method):
+        version = "2"
+
+        def run(self, inputs, ctx):  # noqa: ANN001, ANN201
+            return inputs
+
+    with pytest.raises(RegistryError, match="sets `version` on its class"):
+        _entry("methods", Stale).load()

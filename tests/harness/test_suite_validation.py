@@ -149,10 +149,10 @@ def test_a_list_in_dataset_params_is_a_value_not_a_grid_axis(write_suite, tmp_pa
 
     load_plugin_file(TOY_PLUGIN)
     text = DATASET_PARAMS_SUITE.replace("{impl: threshold, params: {t: 0.1}, dataset_params: {hard: {t: 0.3}}}",
-                                        "{impl: threshold, dataset_params: {hard: {t: [0.3, 0.4]}}}")
+                                        "{impl: vote, dataset_params: {hard: {thresholds: [0.3, 0.4]}}}")
     suite, source = load_suite(write_suite(text))
     runs = {run.dataset.name: run for run in plan(suite, source, tmp_path)}
-    assert runs["hard"].params["t"] == [0.3, 0.4] and runs["easy"].params["t"] == 0.0
+    assert runs["hard"].params["thresholds"] == [0.3, 0.4] and runs["easy"].params["thresholds"] == (0.0,)
 
 
 def test_dataset_params_override_params_on_their_dataset_only(write_suite, tmp_path):

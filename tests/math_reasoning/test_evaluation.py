@@ -125,12 +125,12 @@ def test_bootstrap_draws_problems_with_all_their_samples():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"backend": "vllm"}, "backend must be one of"),
+    ({"backend": "vllm"}, "backend must be 'harness' or 'lm_eval'"),
     ({"temperature": 0.0, "samples": 4}, "at temperature 0 would repeat"),
     ({"backend": "lm_eval", "temperature": 0.6}, "lm_eval backend decodes greedily"),
     ({"model": {"path": "x", "seed": 0}}, "give one or the other"),
     ({"model": {"config": {"layers": 2}}}, "StudentConfig fields"),
-    ({"samples": 0}, "samples must be a positive integer"),
+    ({"samples": 0}, "samples must be >= 1"),
 ])
 def test_method_parameters_are_checked_before_anything_runs(params, message):
     with pytest.raises(ValueError, match=message):

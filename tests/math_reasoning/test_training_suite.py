@@ -55,7 +55,7 @@ def test_a_tiny_stat_suite_stores_every_column_for_every_method(tmp_path, model_
 
 
 def test_a_budget_of_zero_names_its_field(model_cache):
-    with pytest.raises(DataError, match="budget must be a positive integer"):
+    with pytest.raises(DataError, match="budget must be an integer >= 1"):
         skill_training(budget=0)
 
 

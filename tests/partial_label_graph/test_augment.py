@@ -307,3 +307,12 @@ def test_each_graph_under_a_pool_is_one_members_own_result(batch, name, monkeypa
 def test_bad_names_and_ratios_raise_value_errors_naming_the_key(batch, kwargs, key):
     with pytest.raises(ValueError, match=f"^{key} must"):
         augment(batch, generator=_generator(), **kwargs)
+
+
+def test_the_declared_augmentation_names_are_the_ones_augment_applies():
+    from typing import get_args
+
+    from methods.partial_label_graph.augment import IDENTITY
+    from methods.partial_label_graph.params import Augmentation
+
+    assert set(get_args(Augmentation)) == {*AUGMENTATIONS, *POOLS, IDENTITY}

@@ -8,16 +8,20 @@ from __future__ import annotations
 import os
 import time
 
-from harness import Method, methods
+from harness import Method, MethodParams, methods
+
+
+class CountedParams(MethodParams):
+    ledger: str
+    seconds: float = 0.05
 
 
 class Counted(Method):
-    def __init__(self, ledger: str, seconds: float = 0.05) -> None:
-        self.ledger, self.seconds = ledger, seconds
+    params_model = CountedParams
 
     def run(self, inputs, ctx):
-        time.sleep(self.seconds)
-        fd = os.open(self.ledger, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        time.sleep(self.params.seconds)
+        fd = os.open(self.params.ledger, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             os.write(fd, f"{ctx.seed}\n".encode())  # one write under O_APPEND: lines never interleave
         finally:

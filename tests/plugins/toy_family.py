@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import signal
 import time
+from typing import Annotated
 
 import numpy as np
 import pandas as pd
 
-from harness import Instance, Method, Metric, Task, datasets, methods, metrics, tasks
+from pydantic import Field
+
+from harness import Instance, Method, MethodParams, Metric, Task, datasets, methods, metrics, tasks
 
 
 class SignTask(Task):
@@ -44,18 +47,31 @@ def numbers_file(path: str) -> np.ndarray:
     return np.loadtxt(path)
 
 
-class Threshold(Method):
-    version = "1"
+class ThresholdParams(MethodParams):
+    t: float = 0.0
+    noise: float = Field(0.0, ge=0)
 
-    def __init__(self, t: float = 0.0, noise: float = 0.0) -> None:
-        if noise < 0:
-            raise ValueError("noise must be >= 0")
-        self.t, self.noise = t, noise
+
+class Threshold(Method):
+    params_model = ThresholdParams
 
     def run(self, inputs, ctx):
         ctx.record("samples", inputs.size, "count")
         print("threshold method writes to stdout")
-        return inputs - self.t + self.noise * np.random.normal(size=inputs.size)
+        return inputs - self.params.t + self.params.noise * np.random.normal(size=inputs.size)
+
+
+class VoteParams(MethodParams):
+    thresholds: Annotated[tuple[float, ...], Field(strict=False, min_length=1)] = (0.0,)
+
+
+class Vote(Method):
+    """Scores each number by the share of `thresholds` it exceeds, minus one half: a parameter that is a list."""
+
+    params_model = VoteParams
+
+    def run(self, inputs, ctx):
+        return np.mean([inputs > t for t in self.params.thresholds], axis=0) - 0.5
 
 
 class Fail(Method):
@@ -78,12 +94,15 @@ class ExhaustMemory(Method):
         return np.ones(1 << 50)
 
 
+class SlowParams(MethodParams):
+    seconds: float = 0.5
+
+
 class Slow(Method):
-    def __init__(self, seconds: float = 0.5) -> None:
-        self.seconds = seconds
+    params_model = SlowParams
 
     def run(self, inputs, ctx):
-        time.sleep(self.seconds)
+        time.sleep(self.params.seconds)
         return inputs
 
 
@@ -95,7 +114,7 @@ tasks.add("toy.sign", SignTask, "classify numbers by sign")
 datasets.add("toy.numbers", numbers, "normal numbers")
 datasets.add("toy.numbers_file", numbers_file, "numbers from a text file")
 metrics.add("toy.accuracy", Metric("accuracy", accuracy, higher_is_better=True), "accuracy x100")
-for name, cls in {"threshold": Threshold, "fail": Fail, "hang": Hang, "segfault": Segfault,
+for name, cls in {"threshold": Threshold, "vote": Vote, "fail": Fail, "hang": Hang, "segfault": Segfault,
                   "oom": ExhaustMemory, "slow": Slow}.items():
     methods.add(f"toy.{name}", cls, f"toy method {name}", task="toy.sign")
 
@@ -121,26 +140,33 @@ class VisibleDevices(Method):
 methods.add("toy.visible_devices", VisibleDevices, "toy method that reports its GPU pinning", task="toy.sign")
 
 
+class HoldMemoryParams(MethodParams):
+    mb: int = 512
+    seconds: float = 0.0
+
+
 class HoldMemory(Method):
     """Makes `mb` megabytes resident (np.ones writes every page), holds them `seconds`, then returns."""
 
-    def __init__(self, mb: int = 512, seconds: float = 0.0) -> None:
-        self.mb, self.seconds = mb, seconds
+    params_model = HoldMemoryParams
 
     def run(self, inputs, ctx):
-        block = np.ones(self.mb * 2**20, dtype=np.uint8)
-        time.sleep(self.seconds)
+        block = np.ones(self.params.mb * 2**20, dtype=np.uint8)
+        time.sleep(self.params.seconds)
         return inputs * block[0]
+
+
+class ChattyParams(MethodParams):
+    mb: int = 12
 
 
 class Chatty(Method):
     """Prints `mb` megabytes of numbered 1 KiB lines, so a capped log shows which lines it kept."""
 
-    def __init__(self, mb: int = 12) -> None:
-        self.mb = mb
+    params_model = ChattyParams
 
     def run(self, inputs, ctx):
-        for line in range(self.mb * 1024):
+        for line in range(self.params.mb * 1024):
             print(f"line {line:08d} " + "x" * 1009)
         return inputs
 

@@ -289,8 +289,9 @@ def test_bad_hyperparameter_raises_value_error_naming_it(make, parameter):
 
 
 def test_defaults_are_the_published_ones():
-    flex, xattn, minfer = FlexPrefill(), XAttention(), MInference()
+    flex, xattn, minfer = FlexPrefill().params, XAttention().params, MInference().params
     assert (flex.gamma, flex.tau, flex.min_budget, flex.max_budget) == (0.95, 0.1, 1024, None)
     assert (xattn.stride, xattn.threshold) == (8, 0.9)
     assert (minfer.vertical_size, minfer.slash_size) == (1000, 6096)
-    assert all(isinstance(m, BlockSparseMethod) and m.version == "1" for m in (flex, xattn, minfer))
+    assert all(issubclass(m, BlockSparseMethod) and m.params_model.version == "1"
+               for m in (FlexPrefill, XAttention, MInference))

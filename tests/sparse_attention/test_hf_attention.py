@@ -76,7 +76,7 @@ def test_dense_prefill_of_a_qwen2_model_gives_its_own_logits(input_ids):
 def test_sparse_prefill_changes_the_logits_at_the_density_it_records(model, input_ids):
     with torch.no_grad():
         expected = model(input_ids).logits
-        with sparse_prefill(model, FixedDensity(0.3), BLOCK) as stats:
+        with sparse_prefill(model, FixedDensity(density=0.3), BLOCK) as stats:
             logits = model(input_ids).logits
     assert (logits - expected).abs().max() > 1e-3
     assert 0.2 < stats.density < 0.6
@@ -85,7 +85,7 @@ def test_sparse_prefill_changes_the_logits_at_the_density_it_records(model, inpu
 
 def test_decode_after_a_sparse_prefill_is_transformers_own_sdpa(model, input_ids):
     step = torch.tensor([[5]])
-    with torch.no_grad(), sparse_prefill(model, FixedDensity(0.3), BLOCK) as stats:
+    with torch.no_grad(), sparse_prefill(model, FixedDensity(density=0.3), BLOCK) as stats:
         generated = model.generate(input_ids, attention_mask=torch.ones_like(input_ids), max_new_tokens=3,
                                    do_sample=False, pad_token_id=0)
         cache = model(input_ids, use_cache=True).past_key_values

@@ -81,7 +81,7 @@ def test_scores_come_from_the_instances_answers_not_the_tables(data):
         scored_table(predictions.assign(sample=["x/1/0", ids[1]]), instance.truth)
 
 
-@pytest.mark.parametrize(("method", "dense"), [(DenseAttention(), True), (FixedDensity(0.3), False)],
+@pytest.mark.parametrize(("method", "dense"), [(DenseAttention(), True), (FixedDensity(density=0.3), False)],
                          ids=["dense", "fixed_density"])
 def test_task_end_to_end_on_a_random_tiny_model(data, method, dense):
     task = LongContextAccuracy()

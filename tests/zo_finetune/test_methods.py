@@ -127,7 +127,7 @@ def test_memory_task_measures_a_model_folder_and_counts_a_config(saved_model):
     ({"learning_rate": -1.0}, "learning_rate"),
     ({"steps": 0}, "steps"),
     ({"scales_dtype": "int8"}, "scales_dtype"),
-    ({"bits": 3}, "bits must be one of"),
+    ({"bits": 3}, "bits must be 2, 4 or 8"),
 ])
 def test_bad_qzo_parameters_are_clear_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -7,12 +7,11 @@ share of segments that start with a change), i.e. 0.75 k on scenes of 4 command 
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
 from methods.driving.commands import GO_STRAIGHT, TURN_LEFT, TURN_RIGHT
+from methods.driving.params import CommandLagParams
 from methods.driving.task import PlanningInputs
 
 # Lateral offset (m) at 3 s of the stale plan for each old command: clearly that command (|x| >= 2 m).
@@ -22,12 +21,8 @@ STALE_LATERAL_3S = {TURN_RIGHT: 3.0, TURN_LEFT: -3.0, GO_STRAIGHT: 0.0}
 class CommandLag(Method):
     """Copies the logged future except for `lag` keyframes after each command change."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(self, lag: int = 2) -> None:
-        if isinstance(lag, bool) or not isinstance(lag, int) or lag < 0:
-            raise ValueError(f"lag must be a non-negative integer (keyframes), got {lag!r}")
-        self.lag = lag
+    reads_hidden_labels = True  # a reference: it plans from the logged future
+    params_model = CommandLagParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         plans = np.array(inputs.oracle_trajectory, dtype=np.float64)
@@ -38,7 +33,7 @@ class CommandLag(Method):
                 old_command, since_change = None, None
             elif inputs.command[i] != inputs.command[i - 1]:
                 old_command, since_change = int(inputs.command[i - 1]), 0
-            if since_change is not None and since_change < self.lag:
+            if since_change is not None and since_change < self.params.lag:
                 share = (np.arange(1, 7) / 6.0) ** 2
                 plans[i, :, 0] = STALE_LATERAL_3S[old_command] * share
             if since_change is not None:

@@ -5,8 +5,6 @@ after a turn command; it drifts out of turns, which the collision rates see.
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
@@ -17,8 +15,6 @@ STEP_S = 0.5
 
 class ConstantVelocity(Method):
     """Waypoint i (1..6) at i x 0.5 s x the ego velocity of the keyframe."""
-
-    version: ClassVar[str] = "1"
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         times = STEP_S * np.arange(1, 7)

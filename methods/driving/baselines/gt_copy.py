@@ -1,8 +1,6 @@
 """The logged future itself: L2 0, collision 0 (logged collisions are excluded), FCP 0."""
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
@@ -12,7 +10,7 @@ from methods.driving.task import PlanningInputs
 class GroundTruthCopy(Method):
     """Returns the oracle trajectory unchanged: the floor of every metric."""
 
-    version: ClassVar[str] = "1"
+    reads_hidden_labels = True  # a reference: it plans from the logged future
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         return np.array(inputs.oracle_trajectory, dtype=np.float64)

@@ -5,26 +5,21 @@ FCP-correct with probability about P(|N(0, s^2)| < 0.5 m), so FCP rises from 0 a
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
+from methods.driving.params import LateralNoiseParams
 from methods.driving.task import PlanningInputs
 
 
 class LateralNoise(Method):
     """Oracle waypoints plus N(0, sigma^2) metres on x, independently per waypoint."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(self, sigma: float = 0.5) -> None:
-        if isinstance(sigma, bool) or not isinstance(sigma, (int, float)) or not sigma >= 0:
-            raise ValueError(f"sigma must be a non-negative number of metres, got {sigma!r}")
-        self.sigma = float(sigma)
+    reads_hidden_labels = True  # a reference: it plans from the logged future
+    params_model = LateralNoiseParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         rng = np.random.default_rng(ctx.seed)
         plans = np.array(inputs.oracle_trajectory, dtype=np.float64)
-        plans[..., 0] += rng.normal(0.0, self.sigma, plans.shape[:2])
+        plans[..., 0] += rng.normal(0.0, self.params.sigma, plans.shape[:2])
         return plans

@@ -6,23 +6,18 @@ collision rate at 2-3 s rises wherever a lead vehicle follows at the ego's speed
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
+from methods.driving.params import LeadColliderParams
 from methods.driving.task import PlanningInputs
 
 
 class LeadCollider(Method):
     """The logged path at `speedup` x the logged speed."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(self, speedup: float = 1.5) -> None:
-        if isinstance(speedup, bool) or not isinstance(speedup, (int, float)) or not speedup > 0:
-            raise ValueError(f"speedup must be a positive number, got {speedup!r}")
-        self.speedup = float(speedup)
+    reads_hidden_labels = True  # a reference: it plans from the logged future
+    params_model = LeadColliderParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         return np.stack([self._faster(path) for path in np.asarray(inputs.oracle_trajectory, float)])
@@ -33,7 +28,7 @@ class LeadCollider(Method):
         arc = np.concatenate([[0.0], np.cumsum(lengths)])
         if arc[-1] < 1e-6:
             return path.copy()
-        target = self.speedup * arc[1:]
+        target = self.params.speedup * arc[1:]
         inside = np.clip(target, 0.0, arc[-1])
         out = np.stack([np.interp(inside, arc, points[:, 0]), np.interp(inside, arc, points[:, 1])], axis=1)
         last = np.flatnonzero(lengths > 1e-6)[-1]

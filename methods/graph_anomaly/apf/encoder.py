@@ -6,11 +6,14 @@ ICLR 2024). PolyGCL shares f between the branches; whether APF does is unknown, 
 """
 from __future__ import annotations
 
+from typing import get_args
+
 from torch import Tensor, nn
 
 from methods.graph_anomaly.apf.chebyshev import MonotoneChebFilter
+from methods.graph_anomaly.params import Activation
 
-ACTIVATIONS = ("elu", "prelu")
+ACTIVATIONS: tuple[str, ...] = get_args(Activation)
 
 
 class FeatureMap(nn.Module):

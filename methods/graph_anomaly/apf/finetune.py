@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 import torch
@@ -20,9 +21,10 @@ from torch import Tensor, nn
 from torch_geometric.nn import MLP
 
 from methods.graph_anomaly.metrics import auprc, auroc
+from methods.graph_anomaly.params import FusionKind, check_gate_targets
 from methods.graph_anomaly.training import class_weights
 
-FUSIONS = ("low", "high", "mean", "concat", "scalar", "vector", "gated")
+FUSIONS: tuple[str, ...] = get_args(FusionKind)
 SELECTION_METRICS = {"auroc": auroc, "auprc": auprc}
 
 
@@ -39,12 +41,6 @@ def gate_regulariser(c: Tensor, y: Tensor, p_a: float, p_n: float, class_weighte
     if class_weighted:
         weight = torch.where(anomalous, class_weights(y)[1], torch.ones_like(c))
     return F.binary_cross_entropy(c, target, weight=weight)
-
-
-def check_gate_targets(p_a: float, p_n: float) -> None:
-    """`ValueError` unless 0 ≤ p_a ≤ p_n ≤ 1: anomalies should lean on the high-pass view."""
-    if not (isinstance(p_a, (int, float)) and isinstance(p_n, (int, float)) and 0.0 <= p_a <= p_n <= 1.0):
-        raise ValueError(f"gate targets need 0 <= p_a <= p_n <= 1, got p_a={p_a!r}, p_n={p_n!r}")
 
 
 class Fusion(nn.Module):

@@ -17,6 +17,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
+from typing import get_args
 
 import numpy as np
 import torch
@@ -26,8 +27,9 @@ from torch import Tensor, nn
 from methods.graph_anomaly.apf.chebyshev import chebyshev_basis
 from methods.graph_anomaly.apf.encoder import DualFilterEncoder
 from methods.graph_anomaly.baselines.rayleigh import mrq_subgraph
+from methods.graph_anomaly.params import Summary
 
-SUMMARIES = ("mrq", "global", "random")
+SUMMARIES: tuple[str, ...] = get_args(Summary)
 
 
 @dataclass(frozen=True)

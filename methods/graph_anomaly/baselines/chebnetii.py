@@ -9,13 +9,12 @@ extra dropout on the input and before the propagation (`dprate`), as GADBench ru
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 from torch import Tensor, nn
 
 from methods.graph_anomaly.apf.chebyshev import ChebInterpolationFilter, chebyshev_basis, shifted_laplacian
 from methods.graph_anomaly.baselines.mlp import FeedForward
-from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
+from methods.graph_anomaly.params import ChebNetIIParams
+from methods.graph_anomaly.training import NodeClassifierDetector
 
 
 class ChebNetII(nn.Module):
@@ -36,15 +35,8 @@ class ChebNetII(nn.Module):
 class ChebNetIIDetector(NodeClassifierDetector):
     """ChebNetII, class-weighted, selected on validation AUPRC like the other GADBench baselines."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(
-        self, K: int = 10, hidden: int = 32, layers: int = 2, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("K", K)
-        super().__init__(hidden, layers, dropout, lr, weight_decay, epochs, patience)
-        self.K = K
+    params_model = ChebNetIIParams
 
     def build_model(self, in_features: int) -> nn.Module:
-        return ChebNetII(in_features, self.hidden, self.layers, self.dropout, self.K)
+        p = self.params
+        return ChebNetII(in_features, p.hidden, p.layers, p.dropout, p.K)

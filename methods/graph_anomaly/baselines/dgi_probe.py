@@ -23,7 +23,6 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 import torch
@@ -32,10 +31,9 @@ from torch_geometric.nn import DeepGraphInfomax, GCNConv
 
 from harness import Method, RunContext
 from methods.graph_anomaly.baselines.mlp import FeedForward
+from methods.graph_anomaly.params import DGIProbeParams
 from methods.graph_anomaly.task import NodeScoringInputs
-from methods.graph_anomaly.training import (
-    NodeTensors, TrainConfig, TrainResult, check_number, check_positive_int, node_tensors, train_node_classifier,
-)
+from methods.graph_anomaly.training import NodeTensors, TrainConfig, TrainResult, node_tensors, train_node_classifier
 
 PROBES = {"linear": 1, "mlp": 2}  # probe name -> FeedForward layers
 
@@ -70,11 +68,6 @@ class PretrainConfig:
     lr: float = 0.001
     epochs: int = 1000
     patience: int = 20
-
-    def __post_init__(self) -> None:
-        for key in ("hidden", "epochs", "patience"):
-            check_positive_int(key, getattr(self, key))
-        check_number("lr", self.lr, positive=True)
 
 
 @dataclass(frozen=True)
@@ -125,25 +118,17 @@ def fit_probe(embeddings: Tensor, data: NodeTensors, probe: str, config: TrainCo
 class DGIProbeDetector(Method):
     """Pretrain-GAD's DGI + probe baseline, with validation-only selection (see the module docstring)."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(
-        self, probe: str = "linear", hidden: int = 32, lr: float = 0.001, epochs: int = 1000,
-        patience: int = 20, probe_epochs: int = 200, probe_patience: int = 30,
-    ) -> None:
-        if probe not in PROBES:
-            raise ValueError(f"probe must be one of {', '.join(PROBES)}, got {probe!r}")
-        self.probe = probe
-        self.pretrain = PretrainConfig(hidden=hidden, lr=lr, epochs=epochs, patience=patience)
-        self.probe_config = TrainConfig(lr=0.01, epochs=probe_epochs, patience=probe_patience)
+    params_model = DGIProbeParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
+        p = self.params
         data = node_tensors(inputs, ctx.device)
-        pretrained = pretrain_dgi(data.x, data.adj_t, self.pretrain)
+        pretrained = pretrain_dgi(data.x, data.adj_t, PretrainConfig(p.hidden, p.lr, p.epochs, p.patience))
         ctx.record("pretrain_seconds", pretrained.seconds, "s", higher_is_better=False)
         ctx.record("pretrain_epochs_run", pretrained.epochs_run, "epoch")
         ctx.record("pretrain_best_epoch", pretrained.best_epoch, "epoch")
-        result = fit_probe(pretrained.embeddings, data, self.probe, self.probe_config)
+        result = fit_probe(pretrained.embeddings, data, p.probe,
+                           TrainConfig(lr=0.01, epochs=p.probe_epochs, patience=p.probe_patience))
         ctx.record("probe_best_epoch", result.best_epoch, "epoch")
         ctx.record("probe_epochs_run", result.epochs_run, "epoch")
         ctx.record("best_val_auprc", result.best_val_auprc, "%", higher_is_better=True)

@@ -12,25 +12,16 @@ from torch import nn
 from torch_geometric.nn import GATConv
 
 from methods.graph_anomaly.baselines.gcn import ConvClassifier, layer_sizes
-from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
+from methods.graph_anomaly.params import GATParams
+from methods.graph_anomaly.training import NodeClassifierDetector
 
 
 class GATDetector(NodeClassifierDetector):
     """GAT trained with GADBench's loop, selected on validation AUPRC."""
 
-    def __init__(
-        self, hidden: int = 32, layers: int = 2, heads: int = 4, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("heads", heads)
-        super().__init__(hidden, layers, dropout, lr, weight_decay, epochs, patience)
-        if hidden % heads:
-            raise ValueError(f"heads must divide hidden so concatenated heads are hidden wide, got {heads} and {hidden}")
-        self.heads = heads
+    params_model = GATParams
 
     def build_model(self, in_features: int) -> nn.Module:
-        convs = [
-            GATConv(i, o // self.heads, heads=self.heads)
-            for i, o in layer_sizes(in_features, self.hidden, self.layers)
-        ]
-        return ConvClassifier(convs, self.hidden, self.dropout)
+        p = self.params
+        convs = [GATConv(i, o // p.heads, heads=p.heads) for i, o in layer_sizes(in_features, p.hidden, p.layers)]
+        return ConvClassifier(convs, p.hidden, p.dropout)

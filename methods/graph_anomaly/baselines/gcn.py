@@ -40,5 +40,6 @@ class GCNDetector(NodeClassifierDetector):
     """GCN (Kipf & Welling, ICLR 2017) trained with GADBench's loop, selected on validation AUPRC."""
 
     def build_model(self, in_features: int) -> nn.Module:
-        convs = [GCNConv(i, o, cached=True) for i, o in layer_sizes(in_features, self.hidden, self.layers)]
-        return ConvClassifier(convs, self.hidden, self.dropout)
+        p = self.params
+        convs = [GCNConv(i, o, cached=True) for i, o in layer_sizes(in_features, p.hidden, p.layers)]
+        return ConvClassifier(convs, p.hidden, p.dropout)

@@ -12,7 +12,6 @@ scores L x with the raw features instead of predictions; we follow the paper's p
 from __future__ import annotations
 
 import dataclasses
-import math
 import warnings
 
 import numpy as np
@@ -22,6 +21,7 @@ from torch_geometric.utils import to_torch_csr_tensor
 
 from harness import RunContext
 from methods.graph_anomaly.baselines.bwgnn import BWGNNDetector
+from methods.graph_anomaly.params import GHRNParams
 from methods.graph_anomaly.task import NodeScoringInputs
 from methods.graph_anomaly.training import node_tensors, train_node_classifier
 
@@ -55,21 +55,14 @@ def prune_heterophilous_edges(adj_t: Tensor, y: Tensor, del_ratio: float) -> Ten
 class GHRNDetector(BWGNNDetector):
     """BWGNN on the graph pruned of its most heterophilous edges, as predicted by a first BWGNN."""
 
-    def __init__(
-        self, hidden: int = 32, order: int = 2, del_ratio: float = 0.015, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        if not (isinstance(del_ratio, (int, float)) and not isinstance(del_ratio, bool)
-                and math.isfinite(del_ratio) and 0 <= del_ratio < 1):
-            raise ValueError(f"del_ratio must be a fraction in [0, 1), got {del_ratio!r}")
-        super().__init__(hidden, order, dropout, lr, weight_decay, epochs, patience)
-        self.del_ratio = float(del_ratio)
+    params_model = GHRNParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         data = node_tensors(inputs, ctx.device)
         first = train_node_classifier(self.build_model(data.x.shape[1]).to(ctx.device), data, self.config)
         anomaly = torch.as_tensor(first.scores, dtype=torch.float32, device=ctx.device)
-        pruned = prune_heterophilous_edges(data.adj_t, torch.stack([1 - anomaly, anomaly], 1), self.del_ratio)
+        pruned = prune_heterophilous_edges(data.adj_t, torch.stack([1 - anomaly, anomaly], 1),
+                                           self.params.del_ratio)
         model = self.build_model(data.x.shape[1]).to(ctx.device)
         result = train_node_classifier(model, dataclasses.replace(data, adj_t=pruned), self.config)
         result.record(ctx)

@@ -30,4 +30,4 @@ class MLPDetector(NodeClassifierDetector):
     """GADBench's MLP: features only, class-weighted cross-entropy, selected on validation AUPRC."""
 
     def build_model(self, in_features: int) -> nn.Module:
-        return FeedForward(in_features, self.hidden, self.layers, self.dropout)
+        return FeedForward(in_features, self.params.hidden, self.params.layers, self.params.dropout)

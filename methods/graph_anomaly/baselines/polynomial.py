@@ -17,7 +17,8 @@ from numpy.polynomial import polynomial as P
 from scipy.special import beta as beta_function
 from torch import Tensor, nn
 
-from methods.graph_anomaly.training import NodeClassifierDetector, check_positive_int
+from methods.graph_anomaly.params import SpectralParams
+from methods.graph_anomaly.training import NodeClassifierDetector
 
 
 def normalized_adjacency(adj_t: Tensor) -> Tensor:
@@ -86,14 +87,7 @@ class PolynomialFilterDetector(NodeClassifierDetector):
     """
 
     network: ClassVar[type[nn.Module]]
-
-    def __init__(
-        self, hidden: int = 32, order: int = 2, dropout: float = 0.0,
-        lr: float = 0.01, weight_decay: float = 0.0, epochs: int = 200, patience: int = 50,
-    ) -> None:
-        check_positive_int("order", order)
-        super().__init__(hidden, 2, dropout, lr, weight_decay, epochs, patience)
-        self.order = order
+    params_model = SpectralParams
 
     def build_model(self, in_features: int) -> nn.Module:
-        return self.network(in_features, self.hidden, self.order, self.dropout)
+        return self.network(in_features, self.params.hidden, self.params.order, self.params.dropout)

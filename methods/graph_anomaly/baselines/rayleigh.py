@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
 from harness import Method, RunContext
+from methods.graph_anomaly.params import RayleighParams
 from methods.graph_anomaly.task import NodeScoringInputs
 
 EPS = 1e-12
@@ -117,17 +117,11 @@ class RayleighQuotientScore(Method):
     0.612 / 0.618 on Tolokers.
     """
 
-    version: ClassVar[str] = "1"
-    VARIANTS: ClassVar[tuple[str, ...]] = ("star", "mrq")
-
-    def __init__(self, variant: str = "mrq") -> None:
-        if variant not in self.VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(self.VARIANTS)}; got {variant!r}")
-        self.variant = variant
+    params_model = RayleighParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         start = time.perf_counter()
-        if self.variant == "star":
+        if self.params.variant == "star":
             scores = star_rayleigh_quotient(inputs.x, inputs.edge_index)
         else:
             subgraph = mrq_subgraph(inputs.x, inputs.edge_index)

@@ -15,7 +15,6 @@ rounds in 1..`max_rounds` (200, the top of GADBench's `n_estimators` range), ear
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -25,11 +24,8 @@ from torch_geometric.utils import scatter
 
 from harness import Method, RunContext
 from methods.graph_anomaly.metrics import auprc
+from methods.graph_anomaly.params import RFGraphParams, TreeGraphParams, XGBGraphParams
 from methods.graph_anomaly.task import NodeScoringInputs
-from methods.graph_anomaly.training import check_positive_int
-
-AGGREGATORS = ("mean", "sum", "max")
-MAX_FEATURES = ("sqrt", "log2", None)
 
 
 def neighbour_aggregation(x: np.ndarray, edge_index: np.ndarray, hops: int, aggr: str) -> np.ndarray:
@@ -58,16 +54,12 @@ def positive_weights(train_y: np.ndarray) -> np.ndarray:
 class _TreeGraphDetector(Method):
     """Shared parameters and feature building; a subclass fits and selects its ensemble."""
 
-    def __init__(self, hops: int = 2, aggr: str = "mean") -> None:
-        check_positive_int("hops", hops)
-        if aggr not in AGGREGATORS:
-            raise ValueError(f"aggr must be one of {', '.join(AGGREGATORS)}, got {aggr!r}")
-        self.hops, self.aggr = hops, aggr
+    params_model: ClassVar[type[TreeGraphParams]] = TreeGraphParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         if not np.any(inputs.val_y == 1):
             raise ValueError("validation labels hold no anomaly, so validation AUPRC is undefined")
-        features = neighbour_aggregation(inputs.x, inputs.edge_index, self.hops, self.aggr)
+        features = neighbour_aggregation(inputs.x, inputs.edge_index, self.params.hops, self.params.aggr)
         return self.fit_and_score(features, inputs, ctx).astype(np.float64)
 
     @abstractmethod
@@ -78,32 +70,20 @@ class _TreeGraphDetector(Method):
 class RFGraphDetector(_TreeGraphDetector):
     """GADBench's RFGraph: scikit-learn's random forest, one fit per `max_features` choice."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(
-        self, hops: int = 2, aggr: str = "mean", n_estimators: int = 100,
-        max_features_grid: Sequence[str | None] = MAX_FEATURES,
-    ) -> None:
-        super().__init__(hops, aggr)
-        check_positive_int("n_estimators", n_estimators)
-        if isinstance(max_features_grid, (str, bytes)) or not isinstance(max_features_grid, Sequence) \
-                or not max_features_grid or any(m not in MAX_FEATURES for m in max_features_grid):
-            raise ValueError(f"max_features_grid must be a non-empty list drawn from {MAX_FEATURES}, "
-                             f"got {max_features_grid!r}")
-        self.n_estimators, self.max_features_grid = n_estimators, tuple(max_features_grid)
+    params_model = RFGraphParams
 
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         weights = positive_weights(inputs.train_y)
         best_auprc, best_model, best_choice = -np.inf, None, None
-        for max_features in self.max_features_grid:
+        for max_features in self.params.max_features_grid:
             model = RandomForestClassifier(
-                n_estimators=self.n_estimators, max_features=max_features,
+                n_estimators=self.params.n_estimators, max_features=max_features,
                 n_jobs=ctx.threads, random_state=ctx.seed,
             ).fit(features[inputs.train_idx], inputs.train_y, sample_weight=weights)
             val_auprc = auprc(inputs.val_y, model.predict_proba(features[inputs.val_idx])[:, 1])
             if best_model is None or val_auprc > best_auprc:
                 best_auprc, best_model, best_choice = val_auprc, model, max_features
-        ctx.record("best_max_features_index", self.max_features_grid.index(best_choice))
+        ctx.record("best_max_features_index", self.params.max_features_grid.index(best_choice))
         ctx.record("best_val_auprc", best_auprc, "%", higher_is_better=True)
         return best_model.predict_proba(features)[:, 1]
 
@@ -111,30 +91,19 @@ class RFGraphDetector(_TreeGraphDetector):
 class XGBGraphDetector(_TreeGraphDetector):
     """GADBench's XGBGraph: XGBoost (hist) with the number of rounds chosen on validation AUPRC."""
 
-    version: ClassVar[str] = "1"
-
-    def __init__(
-        self, hops: int = 2, aggr: str = "mean", max_rounds: int = 200,
-        learning_rate: float = 0.3, max_depth: int = 6,
-    ) -> None:
-        super().__init__(hops, aggr)
-        check_positive_int("max_rounds", max_rounds)
-        check_positive_int("max_depth", max_depth)
-        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) \
-                or not 0 < learning_rate <= 1:
-            raise ValueError(f"learning_rate must be a number in (0, 1], got {learning_rate!r}")
-        self.max_rounds, self.learning_rate, self.max_depth = max_rounds, float(learning_rate), max_depth
+    params_model = XGBGraphParams
 
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         import xgboost  # optional dependency (the `graph` extra), imported only when this detector runs
 
+        p = self.params
         model = xgboost.XGBClassifier(
-            n_estimators=self.max_rounds, learning_rate=self.learning_rate, max_depth=self.max_depth,
+            n_estimators=p.max_rounds, learning_rate=p.learning_rate, max_depth=p.max_depth,
             tree_method="hist", n_jobs=ctx.threads, random_state=ctx.seed,
         ).fit(features[inputs.train_idx], inputs.train_y, sample_weight=positive_weights(inputs.train_y))
         val_x = features[inputs.val_idx]
         curve = [auprc(inputs.val_y, model.predict_proba(val_x, iteration_range=(0, r))[:, 1])
-                 for r in range(1, self.max_rounds + 1)]
+                 for r in range(1, p.max_rounds + 1)]
         best_rounds = int(np.argmax(curve)) + 1  # argmax takes the first maximum: fewest rounds on ties
         ctx.record("best_rounds", best_rounds, "round")
         ctx.record("best_val_auprc", curve[best_rounds - 1], "%", higher_is_better=True)

@@ -12,11 +12,10 @@ import numpy as np
 
 from harness import RunContext
 from methods.math_reasoning.stat import subsample, with_rewrites
-from methods.math_reasoning.stat_method import DIFFICULTY_RULES, difficult_questions
+from methods.math_reasoning.params import EmbedSelParams
+from methods.math_reasoning.stat_method import difficult_questions
 from methods.math_reasoning.training_method import TrainingSetMethod, as_pairs, record_skill_shares
 from methods.math_reasoning.training_task import TrainingInputs
-
-NEIGHBOURS = 5  # App. C.2
 
 
 def embed(texts: Sequence[str], batch_size: int = 128) -> np.ndarray:
@@ -34,17 +33,14 @@ def nearest(queries: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
 
 
 class EmbedSel(TrainingSetMethod):
-    def __init__(self, difficulty: str = "oracle", neighbours: int = NEIGHBOURS) -> None:
-        if difficulty not in DIFFICULTY_RULES:
-            raise ValueError(f"difficulty must be one of {DIFFICULTY_RULES}, got {difficulty!r}")
-        self.difficulty, self.neighbours = difficulty, neighbours
+    params_model = EmbedSelParams
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
-        difficult = difficult_questions(inputs, ctx, self.difficulty).difficult
+        difficult = difficult_questions(inputs, ctx, self.params.difficulty).difficult
         if not difficult:
             raise ValueError("no difficult validation question: Embed-Sel has nothing to retrieve for")
         vectors = embed([p.question for p in [*difficult, *inputs.pool]])
-        index = nearest(vectors[:len(difficult)], vectors[len(difficult):], self.neighbours)
+        index = nearest(vectors[:len(difficult)], vectors[len(difficult):], self.params.neighbours)
         picked = [inputs.pool[i] for row in index for i in row]
         chosen = subsample(with_rewrites(picked), inputs.budget, np.random.default_rng(ctx.seed))
         record_skill_shares(ctx, chosen)

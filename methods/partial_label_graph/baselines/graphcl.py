@@ -26,15 +26,13 @@ import torch
 from torch import Tensor, nn
 
 from harness import RunContext
-from methods.graph_anomaly.training import check_number, check_positive_int
-from methods.partial_label_graph.augment import IDENTITY, augment, check_augmentation, check_ratio
+from methods.partial_label_graph.augment import augment
 from methods.partial_label_graph.baselines.proden import PRODEN
 from methods.partial_label_graph.batching import GraphTensors
 from methods.partial_label_graph.encoder import GINEncoder
+from methods.partial_label_graph.params import GraphCLParams
 from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import TrainingData
-
-PRETRAIN_GRAPHS = ("all", "train")
 
 
 def nt_xent(views: Tensor, other_views: Tensor, temperature: float) -> Tensor:
@@ -73,34 +71,17 @@ def pretrain_encoder(
 
 
 class GraphCL(PRODEN):
-    def __init__(
-        self, pretrain_on: str = "all", pretrain_epochs: int = 20, pretrain_batch_size: int = 128,
-        pretrain_lr: float = 0.01, temperature: float = 0.2, augmentation: str = "random2",
-        augmentation_ratio: float = 0.2, **training: object,
-    ) -> None:
-        if pretrain_on not in PRETRAIN_GRAPHS:
-            raise ValueError(f"pretrain_on must be one of {', '.join(PRETRAIN_GRAPHS)}, got {pretrain_on!r}")
-        check_positive_int("pretrain_epochs", pretrain_epochs)
-        check_positive_int("pretrain_batch_size", pretrain_batch_size)
-        check_number("pretrain_lr", pretrain_lr, positive=True)
-        check_number("temperature", temperature, positive=True)
-        check_augmentation("augmentation", augmentation)
-        if augmentation == IDENTITY:
-            raise ValueError("augmentation must change the graph: 'none' makes the two views identical")
-        check_ratio("augmentation_ratio", augmentation_ratio)
-        super().__init__(**training)
-        self.pretrain_on, self.pretrain_epochs, self.pretrain_batch_size = pretrain_on, pretrain_epochs, pretrain_batch_size
-        self.pretrain_lr, self.temperature = float(pretrain_lr), float(temperature)
-        self.augmentation, self.augmentation_ratio = augmentation, float(augmentation_ratio)
+    params_model = GraphCLParams
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
+        p = self.params
         graph_ids = (torch.arange(data.graphs.num_graphs, device=data.train_idx.device)
-                     if self.pretrain_on == "all" else data.train_idx)
+                     if p.pretrain_on == "all" else data.train_idx)
         start = time.perf_counter()
         losses = pretrain_encoder(
-            model.encoder, data.graphs, graph_ids, epochs=self.pretrain_epochs, batch_size=self.pretrain_batch_size,
-            lr=self.pretrain_lr, temperature=self.temperature, augmentation=self.augmentation,
-            ratio=self.augmentation_ratio, generator=torch.Generator().manual_seed(ctx.seed + 1),
+            model.encoder, data.graphs, graph_ids, epochs=p.pretrain_epochs, batch_size=p.pretrain_batch_size,
+            lr=p.pretrain_lr, temperature=p.temperature, augmentation=p.augmentation,
+            ratio=p.augmentation_ratio, generator=torch.Generator().manual_seed(ctx.seed + 1),
         )
         ctx.record("pretrain_seconds", time.perf_counter() - start, "s", higher_is_better=False)
         ctx.record("pretrain_final_loss", losses[-1], "")

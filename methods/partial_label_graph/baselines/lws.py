@@ -16,14 +16,12 @@ PRISM spec's lr range) on ENZYMES *validation* accuracy, q = 0.3, seeds 0-2, nev
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import torch
 from torch import Tensor, nn
 
 from harness import RunContext
-from methods.graph_anomaly.training import check_number
 from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.params import LWSParams
 from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
 
@@ -40,12 +38,7 @@ def split_confidence(probabilities: Tensor, candidates: Tensor) -> Tensor:
 
 
 class LWS(PartialLabelMethod):
-    version: ClassVar[str] = "2"   # 2: lr 0.001, confidences start at zero off the candidates
-
-    def __init__(self, beta: float = 1.0, lr: float = 0.001, **training: object) -> None:
-        check_number("beta", beta, positive=False)
-        super().__init__(lr=lr, **training)
-        self.beta = float(beta)
+    params_model = LWSParams
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.confidence = normalised(data.candidates)
@@ -53,7 +46,7 @@ class LWS(PartialLabelMethod):
     def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
         logits = model(batch)
         candidates = data.candidates[positions]
-        loss = leveraged_weighted_loss(logits, candidates, self.confidence[positions], self.beta)
+        loss = leveraged_weighted_loss(logits, candidates, self.confidence[positions], self.params.beta)
         with torch.no_grad():
             self.confidence[positions] = split_confidence(torch.softmax(logits, dim=1), candidates)
         return loss

@@ -45,11 +45,11 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from harness import RunContext
-from methods.graph_anomaly.training import check_number, check_positive_int
-from methods.partial_label_graph.augment import augment, check_augmentation, check_ratio
+from methods.partial_label_graph.augment import augment
 from methods.partial_label_graph.baselines.proden import weighted_cross_entropy
 from methods.partial_label_graph.batching import GraphBatch
 from methods.partial_label_graph.encoder import GINEncoder
+from methods.partial_label_graph.params import PiCOParams
 from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
 
@@ -131,76 +131,50 @@ def masked_argmax(scores: Tensor, candidates: Tensor) -> Tensor:
 
 
 class PiCO(PartialLabelMethod):
-    def __init__(
-        self, embedding_dim: int = 128, temperature: float = 0.07, contrastive_weight: float = 0.5,
-        key_momentum: float = 0.999, prototype_momentum: float = 0.99,
-        confidence_ema_start: float = 0.95, confidence_ema_end: float = 0.8, prototype_start: int = 1,
-        queue_size: int = 512, query_augmentation: str = "attribute_masking", key_augmentation: str = "random4",
-        augmentation_ratio: float = 0.2, **training: object,
-    ) -> None:
-        check_positive_int("embedding_dim", embedding_dim)
-        check_positive_int("queue_size", queue_size)
-        check_number("temperature", temperature, positive=True)
-        check_number("contrastive_weight", contrastive_weight, positive=False)
-        momenta = {"key_momentum": key_momentum, "prototype_momentum": prototype_momentum,
-                   "confidence_ema_start": confidence_ema_start, "confidence_ema_end": confidence_ema_end}
-        for key, value in momenta.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-                raise ValueError(f"{key} must be a moving-average weight in [0, 1], got {value!r}")
-        if isinstance(prototype_start, bool) or not isinstance(prototype_start, int) or prototype_start < 0:
-            raise ValueError(f"prototype_start must be a non-negative integer epoch, got {prototype_start!r}")
-        check_augmentation("query_augmentation", query_augmentation)
-        check_augmentation("key_augmentation", key_augmentation)
-        check_ratio("augmentation_ratio", augmentation_ratio)
-        super().__init__(**training)
-        self.embedding_dim, self.temperature, self.contrastive_weight = embedding_dim, float(temperature), float(contrastive_weight)
-        self.key_momentum, self.prototype_momentum = float(key_momentum), float(prototype_momentum)
-        self.confidence_ema_start, self.confidence_ema_end = float(confidence_ema_start), float(confidence_ema_end)
-        self.prototype_start, self.queue_size = prototype_start, queue_size
-        self.query_augmentation, self.key_augmentation = query_augmentation, key_augmentation
-        self.augmentation_ratio = float(augmentation_ratio)
+    params_model = PiCOParams
 
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
-        return PiCONetwork(in_features, num_classes, self.hidden, self.layers, self.dropout, self.embedding_dim)
+        p = self.params
+        return PiCONetwork(in_features, num_classes, p.hidden, p.layers, p.dropout, p.embedding_dim)
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         device = data.train_idx.device
         self.confidence = normalised(data.candidates)
         self.key_network = copy.deepcopy(model).requires_grad_(False)
-        self.prototypes = torch.zeros(data.num_classes, self.embedding_dim, device=device)
-        self.queue = LabelledQueue(min(self.queue_size, data.num_train), self.embedding_dim, device)
+        self.prototypes = torch.zeros(data.num_classes, self.params.embedding_dim, device=device)
+        self.queue = LabelledQueue(min(self.params.queue_size, data.num_train), self.params.embedding_dim, device)
         self.views = torch.Generator().manual_seed(ctx.seed + 1)   # augmentations: a stream apart from the batch order
 
     def confidence_ema(self, epoch: int) -> float:
         """phi at `epoch`, linear from `confidence_ema_start` (epoch 0) toward `confidence_ema_end`
         (PiCO's set_conf_ema_m)."""
-        start, end = self.confidence_ema_start, self.confidence_ema_end
-        return start + (end - start) * epoch / self.epochs
+        start, end = self.params.confidence_ema_start, self.params.confidence_ema_end
+        return start + (end - start) * epoch / self.params.epochs
 
     def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
-        query_view = augment(batch, self.query_augmentation, self.views, self.augmentation_ratio)
-        key_view = augment(batch, self.key_augmentation, self.views, self.augmentation_ratio)
+        query_view = augment(batch, self.params.query_augmentation, self.views, self.params.augmentation_ratio)
+        key_view = augment(batch, self.params.key_augmentation, self.views, self.params.augmentation_ratio)
         logits, queries = model.embed(query_view)
         candidates = data.candidates[positions]
         with torch.no_grad():
             pseudo_labels = masked_argmax(logits, candidates)
             prototype_scores = queries @ self.prototypes.T
-            self.prototypes = momentum_prototypes(self.prototypes, queries, pseudo_labels, self.prototype_momentum)
+            self.prototypes = momentum_prototypes(self.prototypes, queries, pseudo_labels, self.params.prototype_momentum)
             for key_param, query_param in zip(self.key_network.parameters(), model.parameters()):
-                key_param.mul_(self.key_momentum).add_(query_param.detach(), alpha=1 - self.key_momentum)
+                key_param.mul_(self.params.key_momentum).add_(query_param.detach(), alpha=1 - self.params.key_momentum)
             self.key_network.train()
             keys = self.key_network.embed(key_view)[1]
             queued_keys, queued_labels = self.queue.contents()
-        if epoch >= self.prototype_start:
+        if epoch >= self.params.prototype_start:
             with torch.no_grad():
                 phi = self.confidence_ema(epoch)
                 target = F.one_hot(masked_argmax(prototype_scores, candidates), data.num_classes).to(self.confidence.dtype)
                 self.confidence[positions] = phi * self.confidence[positions] + (1 - phi) * target
             contrastive = pseudo_label_contrastive_loss(
                 torch.cat([queries, keys, queued_keys]), torch.cat([pseudo_labels, pseudo_labels, queued_labels]),
-                queries.shape[0], self.temperature,
+                queries.shape[0], self.params.temperature,
             )
         else:
-            contrastive = moco_loss(queries, keys, queued_keys, self.temperature)
+            contrastive = moco_loss(queries, keys, queued_keys, self.params.temperature)
         self.queue.push(keys, pseudo_labels)
-        return weighted_cross_entropy(logits, self.confidence[positions]) + self.contrastive_weight * contrastive
+        return weighted_cross_entropy(logits, self.confidence[positions]) + self.params.contrastive_weight * contrastive

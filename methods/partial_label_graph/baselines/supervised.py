@@ -18,6 +18,7 @@ from methods.partial_label_graph.training import PartialLabelMethod, TrainingDat
 
 
 class SupervisedReference(PartialLabelMethod):
+    reads_hidden_labels = True  # the training graphs' true labels, by design
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.true_y = torch.as_tensor(inputs.train_true_y, device=data.train_idx.device).long()
 

@@ -23,14 +23,13 @@ Ablations (Table 2): `substructure`, `spatial`, `spectral`, `propagation` switch
 from __future__ import annotations
 
 import time
-from typing import ClassVar
 
 import torch
 from torch import Tensor, nn
 
 from harness import RunContext
-from methods.graph_anomaly.training import check_number, check_positive_int
 from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.params import PRISMParams
 from methods.partial_label_graph.prism.model import PRISMNet, Views
 from methods.partial_label_graph.prism.relational import (
     band_similarity, candidates_overlap, propagate, row_normalised, substructure_similarity, top_k_graph,
@@ -40,69 +39,21 @@ from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
 
 
-PROPAGATION_STARTS = ("predictions", "confidence")
-SPATIAL_INPUTS = ("graph+substructures", "substructures")
-PROTOTYPE_FILTERS = ("argmax", "candidates")
-INFERENCE_RULES = ("sum", "spatial", "spectral")
-
-
 class PRISM(PartialLabelMethod):
-    version: ClassVar[str] = "2"   # 2: propagation keeps a row the round would leave empty (mu = 0)
-
-    def __init__(
-        self, prototype_momentum: float = 0.9, k_spatial: int = 10, k_spectral: int = 10, eigenpairs: int = 8,
-        harmonics: int = 4, mu: float = 0.5, propagation_steps: int = 5, confidence_momentum: float = 0.99,
-        head_layers: int = 1,
-        attention_temperature: float = 0.1, warmup_epochs: int = 5, propagation_start: str = "predictions",
-        random_sign_flips: bool = True, spatial_input: str = "graph+substructures", spectral_node_states: bool = True,
-        prototype_filter: str = "argmax", weighted_edges: bool = True, inference: str = "sum",
-        substructure: bool = True, spatial: bool = True, spectral: bool = True, propagation: bool = True,
-        **training: object,
-    ) -> None:
-        super().__init__(**training)
-        for key, value in {"prototype_momentum": prototype_momentum, "mu": mu,
-                           "confidence_momentum": confidence_momentum}.items():
-            if not (isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1):
-                raise ValueError(f"{key} must lie in [0, 1), got {value!r}")
-        for key, value in {"k_spatial": k_spatial, "k_spectral": k_spectral, "eigenpairs": eigenpairs,
-                           "harmonics": harmonics, "propagation_steps": propagation_steps,
-                           "head_layers": head_layers}.items():
-            check_positive_int(key, value)
-        check_number("attention_temperature", attention_temperature, positive=True)
-        if isinstance(warmup_epochs, bool) or not isinstance(warmup_epochs, int) or warmup_epochs < 0:
-            raise ValueError(f"warmup_epochs must be a non-negative integer, got {warmup_epochs!r}")
-        for key, value, allowed in (("propagation_start", propagation_start, PROPAGATION_STARTS),
-                                    ("spatial_input", spatial_input, SPATIAL_INPUTS),
-                                    ("prototype_filter", prototype_filter, PROTOTYPE_FILTERS),
-                                    ("inference", inference, INFERENCE_RULES)):
-            if value not in allowed:
-                raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-        if not (spatial or spectral):
-            raise ValueError("PRISM needs at least one view: spatial and spectral cannot both be false")
-        if (inference == "spatial" and not spatial) or (inference == "spectral" and not spectral):
-            raise ValueError(f"inference '{inference}' reads a view this variant switches off")
-        if spatial_input == "substructures" and not (spatial and substructure):
-            raise ValueError("spatial_input 'substructures' needs the spatial view with substructure: true")
-        self.prototype_momentum, self.mu, self.confidence_momentum = prototype_momentum, mu, confidence_momentum
-        self.k_spatial, self.k_spectral, self.eigenpairs, self.harmonics = k_spatial, k_spectral, eigenpairs, harmonics
-        self.propagation_steps, self.attention_temperature = propagation_steps, attention_temperature
-        self.head_layers = head_layers
-        self.warmup_epochs, self.propagation_start, self.random_sign_flips = warmup_epochs, propagation_start, random_sign_flips
-        self.substructure, self.spatial, self.spectral, self.propagation = substructure, spatial, spectral, propagation
-        self.spatial_input, self.spectral_node_states = spatial_input, spectral_node_states
-        self.prototype_filter, self.weighted_edges, self.inference = prototype_filter, weighted_edges, inference
+    params_model = PRISMParams
 
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
+        p = self.params
         return PRISMNet(
-            in_features, num_classes, self.hidden, self.layers, self.dropout, self.harmonics, self.head_layers,
-            self.attention_temperature, self.spatial, self.spectral, self.substructure,
-            spatial_input=self.spatial_input, spectral_node_states=self.spectral_node_states,
-            prototype_filter=self.prototype_filter,
+            in_features, num_classes, p.hidden, p.layers, p.dropout, p.harmonics, p.head_layers,
+            p.attention_temperature, p.spatial, p.spectral, p.substructure,
+            spatial_input=p.spatial_input, spectral_node_states=p.spectral_node_states,
+            prototype_filter=p.prototype_filter,
         )
 
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         start = time.perf_counter()
-        pairs = smallest_eigenpairs(inputs.graphs, self.eigenpairs)
+        pairs = smallest_eigenpairs(inputs.graphs, self.params.eigenpairs)
         ctx.record("eigen_seconds", time.perf_counter() - start, "s", higher_is_better=False)
         device = data.train_idx.device
         self.eigvals = torch.as_tensor(pairs.values, device=device)
@@ -114,23 +65,23 @@ class PRISM(PartialLabelMethod):
     def views(self, model: PRISMNet, batch: GraphBatch, flip_signs: bool) -> Views:
         eigvecs = self.eigvecs[batch.node_ids]
         if flip_signs:
-            signs = torch.randint(0, 2, (batch.num_graphs, self.eigenpairs), generator=self.sign_generator)
+            signs = torch.randint(0, 2, (batch.num_graphs, self.params.eigenpairs), generator=self.sign_generator)
             eigvecs = eigvecs * (2.0 * signs.to(eigvecs.device) - 1.0)[batch.batch]
         ids = batch.graph_ids
         return model(batch, self.eigvals[ids], eigvecs, self.band_valid[ids])
 
     def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
-        views = self.views(model, batch, flip_signs=self.random_sign_flips)
+        views = self.views(model, batch, flip_signs=self.params.random_sign_flips)
         candidates = data.candidates[positions]
         confidence = self.confidence[positions]
         logits = [v for v in (views.spatial_logits, views.spectral_logits) if v is not None]
         loss = sum(_weighted_candidate_nll(z, confidence, candidates) for z in logits)
         with torch.no_grad():
-            if epoch >= self.warmup_epochs:
+            if epoch >= self.params.warmup_epochs:
                 self.confidence[positions] = self.updated_confidence(model, views, logits, confidence, candidates)
             if views.substructures is not None:
                 model.update_prototypes(views.graph_embeddings, self.confidence[positions], candidates,
-                                        self.prototype_momentum)
+                                        self.params.prototype_momentum)
         return loss
 
     def updated_confidence(
@@ -138,12 +89,12 @@ class PRISM(PartialLabelMethod):
     ) -> Tensor:
         """Q_B <- N(beta Q_B + (1 - beta) Y), Y the propagated labels (or Y^(0) without propagation)."""
         predictions = torch.stack([z.softmax(dim=1) for z in logits]).mean(dim=0)
-        start = predictions if self.propagation_start == "predictions" else confidence
+        start = predictions if self.params.propagation_start == "predictions" else confidence
         labels = row_normalised(start * candidates)
-        if self.propagation:
+        if self.params.propagation:
             labels = propagate(labels, self.relational_graphs(model, views, candidates), candidates,
-                               self.mu, self.propagation_steps)
-        beta = self.confidence_momentum
+                               self.params.mu, self.params.propagation_steps)
+        beta = self.params.confidence_momentum
         return row_normalised(beta * confidence + (1 - beta) * labels)
 
     def relational_graphs(self, model: PRISMNet, views: Views, candidates: Tensor) -> list[Tensor]:
@@ -155,10 +106,10 @@ class PRISM(PartialLabelMethod):
                 substructure_similarity(views.substructures, model.prototypes, candidates)
                 if views.substructures is not None else views.graph_embeddings @ views.graph_embeddings.T
             )
-            graphs.append(top_k_graph(similarity, allowed, self.k_spatial, self.weighted_edges))
+            graphs.append(top_k_graph(similarity, allowed, self.params.k_spatial, self.params.weighted_edges))
         if views.bands is not None:
-            graphs.append(top_k_graph(band_similarity(views.bands, views.band_valid), allowed, self.k_spectral,
-                                      self.weighted_edges))
+            graphs.append(top_k_graph(band_similarity(views.bands, views.band_valid), allowed, self.params.k_spectral,
+                                      self.params.weighted_edges))
         return graphs
 
     def logits(self, model: nn.Module, batch: GraphBatch) -> Tensor:
@@ -166,7 +117,7 @@ class PRISM(PartialLabelMethod):
         its argmax is PRISM's prediction."""
         views = self.views(model, batch, flip_signs=False)
         read = {"sum": (views.spatial_logits, views.spectral_logits),
-                "spatial": (views.spatial_logits,), "spectral": (views.spectral_logits,)}[self.inference]
+                "spatial": (views.spatial_logits,), "spectral": (views.spectral_logits,)}[self.params.inference]
         probabilities = sum(z.softmax(dim=1) for z in read if z is not None)
         return probabilities.clamp_min(1e-12).log()
 

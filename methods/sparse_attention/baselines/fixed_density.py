@@ -10,6 +10,7 @@ import torch
 
 from kernels.block_layout import num_blocks
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import FixedDensityParams
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import force_blocks, top_k_per_row
 
@@ -20,14 +21,11 @@ class FixedDensity(BlockSparseMethod):
     Random draws come from torch's global generator, which the harness seeds per run.
     """
 
-    def __init__(self, density: float = 0.3) -> None:
-        if not 0.0 < density <= 1.0:
-            raise ValueError(f"density must lie in (0, 1], got {density}")
-        self.density = density
+    params_model = FixedDensityParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         nb = num_blocks(case.seq_len, block_size)
         scores = force_blocks(torch.rand(case.q_heads, nb, nb), sink=True, diagonal=True)
         rows = torch.arange(1, nb + 1)
-        keep = torch.ceil(self.density * rows.double()).long().expand(case.q_heads, nb)
+        keep = torch.ceil(self.params.density * rows.double()).long().expand(case.q_heads, nb)
         return Estimate(top_k_per_row(scores, keep).to(case.q.device), 0.0)

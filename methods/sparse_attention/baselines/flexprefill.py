@@ -40,6 +40,7 @@ import torch
 from kernels.block_layout import causal_block_mask, num_blocks
 from methods.sparse_attention.last_queries import block_means, block_sums, last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import FlexPrefillParams
 from methods.sparse_attention.problem import AttentionCase
 
 
@@ -76,24 +77,7 @@ class HeadStatistics:
 class FlexPrefill(BlockSparseMethod):
     """FlexPrefill's per-head choice between a query-aware block pattern and a vertical-slash one."""
 
-    version = "1"
-
-    def __init__(self, gamma: float = 0.95, tau: float = 0.1, min_budget: int = 1024,
-                 max_budget: int | None = None) -> None:
-        if not 0 < gamma <= 1:
-            raise ValueError(f"gamma must be in (0, 1] (the attention mass to cover), got {gamma!r}")
-        if not 0 <= tau <= 1:
-            raise ValueError(f"tau must be in [0, 1] (the sqrt-JS threshold of query-aware heads), got {tau!r}")
-        if isinstance(min_budget, bool) or not isinstance(min_budget, int) or min_budget < 0:
-            raise ValueError(f"min_budget must be a non-negative integer (tokens), got {min_budget!r}")
-        if max_budget is not None and (isinstance(max_budget, bool) or not isinstance(max_budget, int)
-                                       or max_budget < max(min_budget, 1)):
-            raise ValueError(f"max_budget must be None or an integer >= max(min_budget, 1) = {max(min_budget, 1)} "
-                             f"(tokens), got {max_budget!r}")
-        self.gamma = gamma
-        self.tau = tau
-        self.min_budget = min_budget
-        self.max_budget = max_budget
+    params_model = FlexPrefillParams
 
     def head_statistics(self, case: AttentionCase, block_size: int) -> HeadStatistics:
         """Steps 1-2: the last B queries' vertical and slash scores and each head's pattern."""
@@ -104,7 +88,7 @@ class FlexPrefill(BlockSparseMethod):
         block_keys = block_means(case.k, block_size)[heads_kv]
         estimated = torch.softmax((block_keys @ mean_q[:, :, None]).squeeze(-1), dim=-1)
         distance = sqrt_js_distance(estimated, block_sums(vertical, block_size))
-        return HeadStatistics(vertical, slash, block_keys, distance, distance < self.tau)
+        return HeadStatistics(vertical, slash, block_keys, distance, distance < self.params.tau)
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs (2 per multiply-add of the matmuls): the last B queries' QK^T (2 Hq B N d), the mean last
@@ -112,18 +96,18 @@ class FlexPrefill(BlockSparseMethod):
         against block-mean K (2 nb^2 d each). Softmaxes, pooling and sorting are not counted."""
         n, d = case.seq_len, case.head_dim
         nb = num_blocks(n, block_size)
-        dense_limit = max(2 * block_size, math.ceil(self.min_budget / block_size) * block_size)
+        dense_limit = max(2 * block_size, math.ceil(self.params.min_budget / block_size) * block_size)
         if n <= dense_limit:
             mask = causal_block_mask(case.q_heads, n, block_size, case.q.device)
             return Estimate(mask=mask, flops=0.0, fallback=f"dense: N={n} <= max(2B, min_budget) = {dense_limit}")
         # At least one block each, so block 0 and the diagonal (scored inf below) are always chosen;
         # they take one of the counted slots, as in the reference.
-        min_blocks = max(math.ceil(self.min_budget / block_size), 1)
-        max_blocks = nb if self.max_budget is None else min(math.ceil(self.max_budget / block_size), nb)
+        min_blocks = max(math.ceil(self.params.min_budget / block_size), 1)
+        max_blocks = nb if self.params.max_budget is None else min(math.ceil(self.params.max_budget / block_size), nb)
 
         stats = self.head_statistics(case, block_size)
-        vertical_blocks = (score_cover_topk(stats.vertical, self.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
-        slash_blocks = (score_cover_topk(stats.slash, self.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
+        vertical_blocks = (score_cover_topk(stats.vertical, self.params.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
+        slash_blocks = (score_cover_topk(stats.slash, self.params.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
         vertical_blocks[stats.query_aware] = min_blocks
         slash_blocks[stats.query_aware] = min_blocks
         vertical = block_sums(stats.vertical, block_size)
@@ -156,5 +140,5 @@ class FlexPrefill(BlockSparseMethod):
         probs = torch.softmax((mean_q @ mean_k.transpose(1, 2)).masked_fill(~causal, float("-inf")), dim=-1)
         flat = probs.reshape(len(heads), -1)
         values, order = flat.sort(dim=-1, descending=True)
-        keep = values.cumsum(-1) <= self.gamma * nb
+        keep = values.cumsum(-1) <= self.params.gamma * nb
         return torch.zeros_like(keep).scatter_(1, order, keep).reshape(-1, nb, nb) & causal

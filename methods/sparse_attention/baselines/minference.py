@@ -29,6 +29,7 @@ import torch
 from kernels.block_layout import num_blocks
 from methods.sparse_attention.last_queries import last_query_scores
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import MInferenceParams
 from methods.sparse_attention.problem import AttentionCase
 
 LAST_QUERIES = 64
@@ -75,14 +76,7 @@ def vertical_slash_block_mask(columns: torch.Tensor, distances: torch.Tensor, se
 class MInference(BlockSparseMethod):
     """MInference's vertical-slash estimation (every head VS), as a block covering."""
 
-    version = "1"
-
-    def __init__(self, vertical_size: int = 1000, slash_size: int = 6096) -> None:
-        for name, value in (("vertical_size", vertical_size), ("slash_size", slash_size)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer (tokens), got {value!r}")
-        self.vertical_size = vertical_size
-        self.slash_size = slash_size
+    params_model = MInferenceParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the last queries' QK^T, 2 * Hq * n_last * N * d; the softmax and the sums are not counted."""
@@ -91,8 +85,8 @@ class MInference(BlockSparseMethod):
         columns, diagonals, _ = last_query_scores(case, n_last)
         columns[:, :KEEP_FIRST_COLUMNS] = float("inf")
         diagonals[:, :KEEP_NEAREST_DIAGONALS] = float("inf")
-        vertical_size = min(n, max(self.vertical_size, KEEP_FIRST_COLUMNS))
-        slash_size = min(n, max(self.slash_size, KEEP_NEAREST_DIAGONALS))
+        vertical_size = min(n, max(self.params.vertical_size, KEEP_FIRST_COLUMNS))
+        slash_size = min(n, max(self.params.slash_size, KEEP_NEAREST_DIAGONALS))
         chosen_columns = columns.topk(vertical_size, dim=-1).indices
         chosen_distances = diagonals.topk(slash_size, dim=-1).indices
         mask = vertical_slash_block_mask(chosen_columns, chosen_distances, n, block_size)

@@ -29,6 +29,7 @@ import torch
 
 from kernels.block_layout import num_blocks
 from methods.sparse_attention.method import BlockSparseMethod, Estimate
+from methods.sparse_attention.params import XAttentionParams
 from methods.sparse_attention.problem import AttentionCase
 
 SCORE_ELEMENTS_PER_CHUNK = 1 << 24  # strided scores held at once (64 MiB in fp32)
@@ -83,31 +84,22 @@ def threshold_blocks(scores: torch.Tensor, first: int, threshold: float) -> torc
 class XAttention(BlockSparseMethod):
     """XAttention's antidiagonal block scoring with a cumulative threshold per query block row."""
 
-    version = "1"
-
-    def __init__(self, stride: int = 8, threshold: float = 0.9) -> None:
-        if isinstance(stride, bool) or not isinstance(stride, int) or stride < 1:
-            raise ValueError(f"stride must be a positive integer (tokens per antidiagonal tile side), got {stride!r}")
-        if not 0 < threshold <= 1:
-            raise ValueError(f"threshold must be in (0, 1] (the share of each row's block score to keep), "
-                             f"got {threshold!r}")
-        self.stride = stride
-        self.threshold = threshold
+    params_model = XAttentionParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the strided QK^T, 2 (S d) per strided (query, key) pair computed; each chunk computes its
         rows against every key tile up to its last block, masked ones included. Softmax and sums not counted."""
-        if block_size % self.stride:
-            raise ValueError(f"block size {block_size} must be a multiple of XAttention's stride {self.stride}")
+        if block_size % self.params.stride:
+            raise ValueError(f"block size {block_size} must be a multiple of XAttention's stride {self.params.stride}")
         n = case.seq_len
         nb = num_blocks(n, block_size)
-        rows_per_block = block_size // self.stride
+        rows_per_block = block_size // self.params.stride
         per_block = case.q_heads * rows_per_block * nb * rows_per_block
         chunk = max(1, SCORE_ELEMENTS_PER_CHUNK // per_block)
         masks, flops = [], 0.0
         for first in range(0, nb, chunk):
             stop = min(first + chunk, nb)
-            scores, cost = antidiagonal_block_scores(case, block_size, self.stride, first, stop)
-            masks.append(threshold_blocks(scores, first, self.threshold))
+            scores, cost = antidiagonal_block_scores(case, block_size, self.params.stride, first, stop)
+            masks.append(threshold_blocks(scores, first, self.params.threshold))
             flops += cost
         return Estimate(mask=torch.cat(masks, dim=1), flops=flops)

@@ -12,8 +12,7 @@ import torch
 
 from methods.zo_finetune.method import Adaptation, FineTuningMethod
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
-
-OPTIMIZERS = ("sgd", "adamw")
+from methods.zo_finetune.params import FineTuneParams
 
 
 def backprop(model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, optimizer: torch.optim.Optimizer,
@@ -34,24 +33,19 @@ def backprop(model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, op
 
 
 class FineTune(FineTuningMethod):
-    def __init__(self, optimizer: str = "sgd", learning_rate: float | Sequence[float] = 8e-4, steps: int = 1000,
-                 batch_size: int = 8, eval_steps: int = 100, weight_decay: float = 0.0) -> None:
-        super().__init__(learning_rate, steps, batch_size, eval_steps)
-        if optimizer not in OPTIMIZERS:
-            raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
-        self.optimizer, self.weight_decay = optimizer, weight_decay
+    params_model = FineTuneParams
 
     @property
     def memory_method(self) -> str:
-        return f"ft_{self.optimizer}"
+        return f"ft_{self.params.optimizer}"
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
         return model.requires_grad_(True)
 
     def adapt(self, model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, learning_rate: float,
               seed: int) -> Adaptation:
-        params = list(model.parameters())
-        optimizer = (torch.optim.SGD(params, lr=learning_rate, weight_decay=self.weight_decay)
-                     if self.optimizer == "sgd" else
-                     torch.optim.AdamW(params, lr=learning_rate, weight_decay=self.weight_decay))
-        return backprop(model, scorer, train, optimizer, self.steps)
+        params, p = list(model.parameters()), self.params
+        optimizer = (torch.optim.SGD(params, lr=learning_rate, weight_decay=p.weight_decay)
+                     if p.optimizer == "sgd" else
+                     torch.optim.AdamW(params, lr=learning_rate, weight_decay=p.weight_decay))
+        return backprop(model, scorer, train, optimizer, p.steps)

@@ -8,38 +8,31 @@ bitsandbytes, which has no CPU kernels here, so this is LoRA on the same GPTQ-fo
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 
 import torch
 
 from methods.zo_finetune.baselines.finetune import backprop
 from methods.zo_finetune.method import Adaptation, FineTuningMethod
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
+from methods.zo_finetune.params import LoRAParams
 from methods.zo_finetune.quant import QuantLinear, quantize_model
 
 
 class LoRA(FineTuningMethod):
-    def __init__(self, learning_rate: float | Sequence[float] = 1e-4, steps: int = 1000, batch_size: int = 16,
-                 eval_steps: int = 100, rank: int = 8, alpha: int = 16,
-                 target_modules: Sequence[str] = ("q_proj", "v_proj"), quantized: bool = False, bits: int = 4,
-                 group_size: int = 128) -> None:
-        super().__init__(learning_rate, steps, batch_size, eval_steps)
-        if not isinstance(rank, int) or rank < 1:
-            raise ValueError(f"rank must be a positive integer, got {rank!r}")
-        self.rank, self.alpha, self.target_modules = rank, alpha, list(target_modules)
-        self.quantized, self.bits, self.group_size = quantized, bits, group_size
+    params_model = LoRAParams
 
     @property
     def memory_method(self) -> str:
-        return "qlora" if self.quantized else "lora"
+        return "qlora" if self.params.quantized else "lora"
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
         from peft import LoraConfig, get_peft_model
         from peft.tuners.lora.gptq import GPTQLoraLinear
 
-        if self.quantized:
-            model = quantize_model(model, self.bits, self.group_size)
-        config = LoraConfig(r=self.rank, lora_alpha=self.alpha, target_modules=self.target_modules, lora_dropout=0.0)
+        p = self.params
+        if p.quantized:
+            model = quantize_model(model, p.bits, p.group_size)
+        config = LoraConfig(r=p.rank, lora_alpha=p.alpha, target_modules=list(p.target_modules), lora_dropout=0.0)
         config._register_custom_module({QuantLinear: GPTQLoraLinear})
         with warnings.catch_warnings():  # peft warns on any layer class it does not know, ours included
             warnings.filterwarnings("ignore", message="Unsupported layer type", category=UserWarning)
@@ -48,4 +41,4 @@ class LoRA(FineTuningMethod):
     def adapt(self, model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, learning_rate: float,
               seed: int) -> Adaptation:
         params = [p for p in model.parameters() if p.requires_grad]
-        return backprop(model, scorer, train, torch.optim.AdamW(params, lr=learning_rate), self.steps)
+        return backprop(model, scorer, train, torch.optim.AdamW(params, lr=learning_rate), self.params.steps)

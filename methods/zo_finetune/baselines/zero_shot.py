@@ -8,19 +8,18 @@ from __future__ import annotations
 import torch
 
 from methods.zo_finetune.method import FineTuningMethod
+from methods.zo_finetune.params import QuantizationParams
 from methods.zo_finetune.quant import quantize_model
 
 
 class ZeroShot(FineTuningMethod):
     trains = False
-
-    def __init__(self, quantized: bool = False, bits: int = 4, group_size: int | None = 128) -> None:
-        super().__init__()
-        self.quantized, self.bits, self.group_size = quantized, bits, group_size
+    params_model = QuantizationParams
 
     @property
     def memory_method(self) -> str:
-        return "zero_shot_q" if self.quantized else "zero_shot"
+        return "zero_shot_q" if self.params.quantized else "zero_shot"
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
-        return quantize_model(model, self.bits, self.group_size) if self.quantized else model
+        p = self.params
+        return quantize_model(model, p.bits, p.group_size) if p.quantized else model
