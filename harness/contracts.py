@@ -52,7 +52,7 @@ class Metric:
 class Task(ABC):
     """A family's contract between datasets, methods and metrics."""
 
-    def check_split(self, split: Mapping[str, Any]) -> None:
+    def check_split(self, split: Mapping[str, Any]) -> None:  # noqa: B027 (optional hook: a no-op by default)
         """Raise `ValueError` naming the bad key if the suite's `split:` block is invalid.
 
         Called at validation time, so a typo fails before anything runs.

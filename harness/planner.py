@@ -95,7 +95,8 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
                         other = seen[run.run_key]
                         raise source.error(
                             ("methods", entry_name),
-                            f"method '{label}' is the same run as '{other.method}' (same implementation and parameters)",
+                            f"method '{label}' is the same run as '{other.method}' "
+                            "(same implementation and parameters)",
                             hint="Remove one of the two entries.",
                         )
                     seen[run.run_key] = run
@@ -135,7 +136,8 @@ def _resolve_dataset(suite: Suite, source: YamlSource, name: str, root: Path) ->
                            hint="Point the path argument at a regular data file, or a folder of them.") from None
 
 
-def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEntry) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
+def method_variants(suite: Suite, source: YamlSource, name: str,
+                    entry: MethodEntry) -> Iterator[tuple[str, str | None, str, dict[str, Any]]]:
     """(label, impl, version, resolved params) for each grid point of one method entry, each point checked
     against the method's declared parameters."""
     if entry.impl is None:
@@ -150,8 +152,8 @@ def method_variants(suite: Suite, source: YamlSource, name: str, entry: MethodEn
         raise source.error(("methods", name, "params"), f"the grid has {points:,} points, over {MAX_GRID_POINTS:,}",
                            hint="Give the list-valued parameters fewer values, or split the entry.")
     for indices in itertools.product(*(range(len(values)) for values in grid_axes.values())):
-        chosen = {k: grid_axes[k][i] for k, i in zip(grid_axes, indices)} | fixed
-        at = {k: ("methods", name, "params", k, i) for k, i in zip(grid_axes, indices)}
+        chosen = {k: grid_axes[k][i] for k, i in zip(grid_axes, indices, strict=True)} | fixed
+        at = {k: ("methods", name, "params", k, i) for k, i in zip(grid_axes, indices, strict=True)}
         _check_params(source, ("methods", name, "params"), at, impl, model, chosen, f"invalid parameters for '{impl}'")
         shown = [k for k, v in grid_axes.items() if len(v) > 1]
         label = name + ("[" + ",".join(f"{k}={chosen[k]}" for k in shown) + "]" if shown else "")
@@ -164,6 +166,7 @@ def _on_dataset(source: YamlSource, name: str, entry: MethodEntry, impl: str | N
     overrides = entry.dataset_params.get(dataset)
     if not overrides:
         return params
+    assert impl is not None  # a predictions entry has no parameters to override (the suite schema)
     merged = params | overrides
     _check_params(source, ("methods", name, "dataset_params", dataset), {}, impl, declared_params(impl), merged,
                   f"invalid parameters for '{impl}' on '{dataset}'")
