@@ -1,7 +1,7 @@
-"""The suite file: schema (pydantic v2, frozen), loading with positions, and name checks.
+"""The suite file: schema (pydantic v2, frozen) and loading with positions.
 
 `load_suite` is the only way in: it parses YAML safely, validates the structure, then
-checks every registered name (task, loaders, metrics, methods) with did-you-mean hints,
+checks every registered name (`suite_names`: task, loaders, metrics, methods) with did-you-mean hints,
 and reports each problem with the file, line and field.
 """
 from __future__ import annotations
@@ -13,10 +13,9 @@ from typing import Annotated, Any, Literal
 from pydantic import (AllowInfNan, BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, ValidationError,
                       field_validator, model_validator)
 
-from harness.errors import RegistryError, SuiteError
+from harness.errors import SuiteError
 from harness.format_templates import check_template
-from harness.measure import HARDWARE_MEASURES
-from harness.registry import datasets, methods, metrics, tasks
+from harness.suite_names import check_names
 from harness.yaml_source import YamlSource, load_yaml
 
 SCHEMA_VERSION = 1
@@ -339,7 +338,7 @@ def load_suite(path: str | Path) -> tuple[Suite, YamlSource]:
         suite = Suite.model_validate(source.data)
     except ValidationError as exc:
         raise _first_error(source, exc) from None
-    _check_names(suite, source)
+    check_names(suite, source)
     return suite, source
 
 
@@ -372,94 +371,6 @@ def _allowed_keys(parent: tuple[Any, ...]) -> list[str]:
                 model = candidate
                 break
     return sorted(model.model_fields)
-
-
-def _check_names(suite: Suite, source: YamlSource) -> None:
-    family = suite.family
-    _resolve(source, ("task",), lambda: tasks.resolve(suite.task))
-    for name, entry in suite.datasets.items():
-        _resolve(source, ("datasets", name, "loader"), lambda e=entry: datasets.resolve(e.loader, family))
-    for index, metric in enumerate(suite.metrics):
-        _resolve(source, ("metrics", index), lambda m=metric: metrics.resolve(m, family))
-    for name, method in suite.methods.items():
-        if method.impl is None:
-            continue
-        full = _resolve(source, ("methods", name, "impl"), lambda m=method: methods.resolve(m.impl, family))
-        solves = methods.entry(full).meta.get("task")  # one task name, or a tuple of the tasks it serves
-        solved = (solves,) if isinstance(solves, str) else tuple(solves or ())
-        if solved and tasks.resolve(suite.task) not in solved:
-            served = " and ".join(f"'{t}'" for t in solved)
-            raise source.error(("methods", name, "impl"), f"method '{full}' solves task {served}, not '{suite.task}'")
-    known = {"method": set(suite.methods), "dataset": set(suite.datasets)}
-    for name, method in suite.methods.items():
-        for dataset in method.dataset_params:
-            if dataset not in known["dataset"]:
-                raise source.error(("methods", name, "dataset_params", dataset),
-                                   f"'{dataset}' is not a dataset of this suite",
-                                   hint=f"Known: {', '.join(sorted(known['dataset']))}.")
-    for block in ("include", "exclude"):
-        for index, rule in enumerate(getattr(suite.matrix, block)):
-            for axis in ("method", "dataset"):
-                value = getattr(rule, axis)
-                if value is not None and value not in known[axis]:
-                    raise source.error(("matrix", block, index, axis), f"'{value}' is not a {axis} of this suite",
-                                       hint=f"Known: {', '.join(sorted(known[axis]))}.")
-    metric_names = set(suite.metrics)
-    ruled = [*suite.metrics, *HARDWARE_MEASURES, *suite.report.measures]
-    for index, rule in enumerate(suite.regression.rules):
-        if rule.metric not in ruled:
-            raise source.error(("regression", "rules", index, "metric"), f"'{rule.metric}' is neither a metric of "
-                               "this suite, a hardware measure nor one of its report measures, so `compare` would "
-                               "refuse the rule", hint=f"Rules can name: {', '.join(ruled)}.")
-    for index, ref in enumerate(suite.references):
-        if ref.metric not in metric_names | set(suite.report.measures):
-            raise source.error(("references", index, "metric"), f"metric '{ref.metric}' is neither in this suite's "
-                               "metrics nor in its report measures")
-    for index, tradeoff in enumerate(suite.report.tradeoffs):
-        for key in ("x", "y"):
-            if getattr(tradeoff, key) not in metric_names | set(suite.report.measures):
-                raise source.error(("report", "tradeoffs", index, key), f"'{getattr(tradeoff, key)}' is neither a "
-                                   "metric of this suite nor one of its report measures")
-    for metric in suite.report.cells:
-        if metric not in metric_names:
-            raise source.error(("report", "cells", metric), f"metric '{metric}' is not in this suite's metrics",
-                               hint=f"Use one of: {', '.join(suite.metrics)}.")
-    if suite.report.metric is not None and suite.report.metric not in metric_names:
-        raise source.error(("report", "metric"), f"metric '{suite.report.metric}' is not in this suite's metrics",
-                           hint=f"Use one of: {', '.join(suite.metrics)}.")
-    for index, claim in enumerate(suite.claims):
-        for key in ("best", "better", "than"):
-            value = getattr(claim.check, key)
-            if value is not None and not _names_method(value, suite.methods):
-                raise source.error(("claims", index, "check", key), f"'{value}' is not a method of this suite",
-                                   hint="Name a method, or one of its variants as reports label it "
-                                        "(method[param=value]).")
-        matched = claim.check.at_matched
-        if matched is not None and matched not in metric_names:
-            raise source.error(("claims", index, "check", "at_matched"), f"metric '{matched}' is not in this suite's "
-                               "metrics", hint=f"Use one of: {', '.join(suite.metrics)}.")
-        select_by = claim.check.select_by
-        if select_by in metric_names:
-            raise source.error(("claims", index, "check", "select_by"), f"'{select_by}' is a test metric "
-                               "of this suite: choosing a variant on test data flatters it",
-                               hint="Select on a validation figure the methods record (e.g. best_val_auprc).")
-        if select_by is not None and select_by not in suite.report.measures:
-            raise source.error(("claims", index, "check", "select_by"), f"'{select_by}' is not in the report's "
-                               "measures", hint="List it under report.measures, so the report shows what chose "
-                                                "each variant.")
-
-
-def _names_method(value: str, names: dict[str, Any]) -> bool:
-    """A suite method's name, or one of its grid variants as reports label it (`name[param=value]`)."""
-    return value in names or (value.endswith("]") and any(value.startswith(f"{name}[") for name in names))
-
-
-def _resolve(source: YamlSource, loc: tuple[Any, ...], resolve: Any) -> str:
-    try:
-        return resolve()
-    except RegistryError as exc:
-        raise source.error(loc, exc.message, hint=f"{exc.hint} To use your own, register it in a Python file and "
-                                                  "pass that file with --plugin FILE.py.") from None
 
 
 def json_schema() -> dict[str, Any]:
