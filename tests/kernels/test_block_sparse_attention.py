@@ -14,6 +14,7 @@ if not HAS_CUDA:
     # first imported (by the `triton_attention` fixture, after this line), not when triton is.
     os.environ["TRITON_INTERPRET"] = "1"
 
+from tests.kernels import triton_kernel_module  # noqa: E402
 from kernels.block_layout import BlockLayout, causal_block_mask, random_block_mask  # noqa: E402
 from kernels.block_sparse_attention import (  # noqa: E402
     block_sparse_attention, block_sparse_attention_reference, dense_causal_attention,
@@ -26,12 +27,7 @@ needs_cuda = pytest.mark.skipif(not HAS_CUDA, reason="needs CUDA")
 
 @pytest.fixture(scope="module")
 def triton_attention():
-    pytest.importorskip("triton", reason="the Triton backend needs the triton package")
-    from kernels.block_sparse_attention import triton_kernel
-
-    if not (HAS_CUDA or triton_kernel.INTERPRETED):
-        pytest.fail("triton_kernel was imported before TRITON_INTERPRET=1 was set, so it cannot run on CPU")
-    return triton_kernel.block_sparse_attention_triton
+    return triton_kernel_module("kernels.block_sparse_attention").block_sparse_attention_triton
 
 
 def _qkv(q_heads: int, kv_heads: int, seq_len: int, dim: int, seed: int = 0,

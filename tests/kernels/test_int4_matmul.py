@@ -15,6 +15,7 @@ if not HAS_CUDA:
     os.environ["TRITON_INTERPRET"] = "1"
 
 import kernels.int4_matmul as package  # noqa: E402
+from tests.kernels import triton_kernel_module  # noqa: E402
 from kernels.int4_matmul import (  # noqa: E402
     dequantize, pack_cols, pack_rows, quantize_rtn, unpack_cols, unpack_rows, w4a16_flops, w4a16_matmul,
     w4a16_matmul_cpu, w4a16_matmul_reference,
@@ -26,12 +27,7 @@ needs_cuda = pytest.mark.skipif(not HAS_CUDA, reason="needs CUDA")
 
 @pytest.fixture(scope="module")
 def triton_matmul():
-    pytest.importorskip("triton", reason="the Triton backend needs the triton package")
-    from kernels.int4_matmul import triton_kernel
-
-    if not (HAS_CUDA or triton_kernel.INTERPRETED):
-        pytest.fail("triton_kernel was imported before TRITON_INTERPRET=1 was set, so it cannot run on CPU")
-    return triton_kernel.w4a16_matmul_triton
+    return triton_kernel_module("kernels.int4_matmul").w4a16_matmul_triton
 
 
 def _quantized(in_features: int, out_features: int, group_size: int, bits: int = 4,
