@@ -82,8 +82,8 @@ def render(parser: argparse.ArgumentParser) -> str:
     lines.append("| command | does |\n|---|---|")
     lines += [f"| [`{name}`](#harness-{name}) | {summary} |" for name, (summary, _) in commands.items()]
     for name, (summary, sub) in commands.items():
-        lines += ["", f"## harness {name}", "", f"{summary[0].upper()}{summary[1:]}.", "", "```", usage(name, sub), "```", "",
-                  "| argument | default | help |", "|---|---|---|"]
+        lines += ["", f"## harness {name}", "", f"{summary[0].upper()}{summary[1:]}.", "",
+                  "```", usage(name, sub), "```", "", "| argument | default | help |", "|---|---|---|"]
         for action in arguments(sub):
             lines.append(f"| `{invocation(action)}` | {default(action)} | {help_text(action, sub.prog)} |")
     return "\n".join(lines) + "\n"

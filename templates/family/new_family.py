@@ -17,7 +17,8 @@ Next, by hand (docs/adding-a-family.md):
   1. pyproject.toml: `{name} = "methods.{name}"` under [project.entry-points."harness.families"], and an
      extra with the family's dependencies; then `pip install -e .` again, which registers the entry point.
   2. Replace the starter's task, data, metric, method and baseline with the paper's, one baseline per module
-     in baselines/; give every method a line in tests/repeat_runs/{name}.yaml.
+     in baselines/, each method's parameters (with `tiny` values) in params.py; give the task a
+     `tiny_instance` for tests/conformance, and every method a line in tests/repeat_runs/{name}.yaml.
   3. suites/{name}.yaml: the paper's datasets, its cited numbers as `references`, its claims as `claims`
      (6 seeds or more); add the suite to reports/regenerate.sh and commit its report.
   4. methods/{name}/README.md, and a row in the README's Families table.

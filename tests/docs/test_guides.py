@@ -139,7 +139,8 @@ def test_the_metric_guides_signature_is_metrics_fields():
 
 def test_the_family_guides_pyproject_snippet_has_the_tables_pyproject_has():
     (snippet,) = _blocks("adding-a-family.md", "toml")
-    documented, actual = tomllib.loads(snippet)["project"], tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    documented = tomllib.loads(snippet)["project"]
+    actual = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert documented["entry-points"]["harness.families"] == {"my_family": "methods.my_family"}
     assert "harness.families" in actual["entry-points"] and "optional-dependencies" in actual
     assert all(value == f"methods.{key}" for key, value in actual["entry-points"]["harness.families"].items())

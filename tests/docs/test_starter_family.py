@@ -1,7 +1,7 @@
 """The starter family in templates/family/ keeps working: its suite validates, runs and supports its claims
-through its plugin file, and `new_family.py` makes a renamed copy whose suites validate and whose tests and
-benchmark pass, laid out as the repository lays a family out. Every command runs in its own interpreter, so
-the template's names never enter this process's registries."""
+through its plugin file, and `new_family.py` makes a renamed copy whose suites validate, whose tests and
+benchmark pass, laid out as the repository lays a family out, and whose methods pass the conformance tests.
+Every command runs in its own interpreter, so the template's names never enter this process's registries."""
 from __future__ import annotations
 
 import shutil
@@ -84,6 +84,18 @@ def test_new_family_writes_a_renamed_family_that_validates_and_passes_its_tests(
                   cwd=renamed_repo)
     assert tested.returncode == 0, tested.stdout[-3000:]
     assert "11 passed" in tested.stdout
+
+
+@pytest.mark.slow
+def test_a_renamed_familys_methods_pass_the_conformance_tests(renamed_repo):
+    """What CI does once the family's entry point is installed: tests/conformance reads the registry, so the
+    renamed family's methods are among its cases (two each: declared tiny parameters, a tiny run)."""
+    _register_from(renamed_repo)
+    conformance = str(REPO / "tests" / "conformance" / "test_methods.py")
+    tested = _run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "register", conformance, "-k", NAME,
+                  cwd=renamed_repo)
+    assert tested.returncode == 0, tested.stdout[-3000:]
+    assert "4 passed" in tested.stdout
 
 
 def test_new_family_overwrites_nothing(renamed_repo):

@@ -8,28 +8,23 @@ Starter: nearest-centroid scoring, the squared distance to the negatives' mean m
 """
 from __future__ import annotations
 
-from typing import ClassVar
-
 import numpy as np
 
 from harness import Method, RunContext
+from methods.my_family.params import MyMethodParams
 from methods.my_family.task import ScoringInputs
 
 
 class MyMethod(Method):
     """Scores a point by how much nearer it lies to the positive training points' centroid than to the negatives'."""
 
-    version: ClassVar[str] = "1"  # bump when a change of code changes its answers: it enters the run key
-
-    def __init__(self, standardize: bool = True) -> None:
-        # Parameters are validated here, cheaply: the planner builds every grid point before anything runs.
-        if not isinstance(standardize, bool):
-            raise ValueError(f"standardize must be true or false, got {standardize!r}")
-        self.standardize = standardize
+    # The harness builds MyMethod(**params), which validates them against this model and keeps them as
+    # `self.params`; the planner has checked every grid point against it before anything runs.
+    params_model = MyMethodParams
 
     def run(self, inputs: ScoringInputs, ctx: RunContext) -> np.ndarray:
         x_train, x_test = inputs.x_train, inputs.x_test
-        if self.standardize:
+        if self.params.standardize:
             mean, std = x_train.mean(axis=0), x_train.std(axis=0) + 1e-12
             x_train, x_test = (x_train - mean) / std, (x_test - mean) / std
         positive = x_train[inputs.y_train == 1].mean(axis=0)

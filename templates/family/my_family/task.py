@@ -73,6 +73,14 @@ class PointScoring(Task):
         inputs = ScoringInputs(data.x[train], data.y[train], data.x[test])
         return Instance(inputs=inputs, truth=ScoringTruth(test, data.y[test]))
 
+    def tiny_instance(self, seed: int) -> Instance:
+        """Forty generated points, half held out: the conformance tests (tests/conformance) run every method
+        of the family on it with its parameters' `tiny` values. The inputs carry no test labels, so the
+        default `hide_test_labels` holds; a task whose inputs do carry some randomises them there."""
+        from methods.my_family.data import gaussian_blobs  # data.py imports this module's dataclasses
+
+        return self.instance(gaussian_blobs(num_points=40, seed=seed), {}, seed)
+
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         scores = np.asarray(output, dtype=np.float64)
         test_idx = instance.truth.test_idx
