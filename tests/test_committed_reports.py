@@ -52,7 +52,8 @@ def test_generated_leaderboards_stay_out_of_git():
 @pytest.mark.slow  # loads the graph family (torch) and draws every plot: about 10 s
 def test_the_site_builds_a_leaderboard_from_a_committed_runs_file(tmp_path, capsys):
     """What `bash reports/regenerate.sh --site` runs for each suite, here for quickstart into a temporary folder."""
-    assert re.search(r'--site\) harness report "suites/\$suite.yaml" --runs "reports/\$suite/runs.csv" .*--format html', SCRIPT)
+    assert re.search(r'--site\) harness report "suites/\$suite.yaml" --runs "reports/\$suite/runs.csv" '
+                     r'.*--format html', SCRIPT)
     suite, runs = REPORTS.parent / "suites" / "quickstart.yaml", REPORTS / "quickstart" / "runs.csv"
     assert main(["report", str(suite), "--runs", str(runs), "--out", str(tmp_path), "--format", "html"]) == 0
     assert [p.name for p in tmp_path.iterdir()] == ["leaderboard.html"]

@@ -15,7 +15,7 @@ never N x N.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 import torch
 import torch.nn.functional as F
@@ -72,7 +72,7 @@ def _schedule(layout: BlockLayout, group_size: int,
     sizes = torch.unique_consecutive(key[order], return_counts=True)[1].tolist()
     bounds = [0, *accumulate(sizes)]
     groups = []
-    for start, stop in zip(bounds[:-1], bounds[1:]):
+    for start, stop in pairwise(bounds):
         width, kept, first = int(widths[start]), bool(diagonal[order[start]]), int(starts[start])
         rows_per_group = max(1, max_blocks // width)
         groups += [_Group(row, min(stop, row + rows_per_group), width, kept, first + (row - start) * width)

@@ -24,7 +24,8 @@ for _convention, _reading in (("stp3", "cumulative mean up to t"), ("uniad", "va
         for _geometry in ("raster", "polygon"):
             _name = f"collision_{_horizon}_{_convention}_{_geometry}"
             metrics.add(f"driving.{_name}", f"methods.driving.metrics:{_name.upper()}",
-                        f"collision rate (%) at {_horizon}, {_convention} convention ({_reading}), {_geometry} geometry")
+                        f"collision rate (%) at {_horizon}, {_convention} convention ({_reading}), "
+                        f"{_geometry} geometry")
 for _name, _text in (
     ("fcp", "Frames before Correct Planning (FlowAD), counted as the released code does"),
     ("fcp_all_segments", "FCP with never-corrected segments counted in the denominator too"),

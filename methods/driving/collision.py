@@ -46,7 +46,8 @@ def collisions(geometry: Geometry, plans: np.ndarray, boxes: np.ndarray, box_fra
     future = np.asarray(box_step) >= 1
     if not future.any():
         return hit
-    boxes, frame, step = np.asarray(boxes, float)[future], np.asarray(box_frame)[future], np.asarray(box_step)[future] - 1
+    boxes, frame = np.asarray(boxes, float)[future], np.asarray(box_frame)[future]
+    step = np.asarray(box_step)[future] - 1
     if geometry == "raster":
         rows_hit = _raster_hits(plans[frame, step], boxes)
     elif geometry == "polygon":

@@ -67,7 +67,8 @@ def _ego_path(rng: np.random.Generator, seconds: float) -> tuple[np.ndarray, np.
     return t, arc, xy, yaw
 
 
-def _along(arc: np.ndarray, xy: np.ndarray, yaw: np.ndarray, s: np.ndarray, offset: float) -> tuple[np.ndarray, np.ndarray]:
+def _along(arc: np.ndarray, xy: np.ndarray, yaw: np.ndarray, s: np.ndarray,
+           offset: float) -> tuple[np.ndarray, np.ndarray]:
     """Positions and headings at arc lengths `s`, `offset` metres to the left of the path."""
     x, y = np.interp(s, arc, xy[:, 0]), np.interp(s, arc, xy[:, 1])
     heading = np.interp(s, arc, np.unwrap(yaw))
@@ -105,8 +106,9 @@ def write_dataset(root: Path, spec: SceneSpec) -> Path:
     tables["category"] = [{"token": category_token[n], "name": n, "description": d, "index": i}
                           for i, (n, d) in enumerate(CATEGORIES.items())]
     tables["attribute"] = [{"token": attribute_token[n], "name": n, "description": d} for n, d in ATTRIBUTES.items()]
-    tables["visibility"] = [{"token": str(i + 1), "level": level, "description": f"visibility of whole object is {level}"}
-                            for i, level in enumerate(("v0-40", "v40-60", "v60-80", "v80-100"))]
+    tables["visibility"] = [
+        {"token": str(i + 1), "level": level, "description": f"visibility of whole object is {level}"}
+        for i, level in enumerate(("v0-40", "v40-60", "v60-80", "v80-100"))]
     sensor = token(seed, "sensor", "LIDAR_TOP")
     tables["sensor"] = [{"token": sensor, "channel": "LIDAR_TOP", "modality": "lidar"}]
     log = token(seed, "log", 0)

@@ -92,8 +92,8 @@ methods.add(
 )
 methods.add(
     "graph_anomaly.bernnet", "methods.graph_anomaly.baselines.bernnet:BernNetDetector",
-    "BernNet (He et al., NeurIPS 2021): learnable non-negative Bernstein polynomial filter, K = 2 as in GADBench", task=T,
-    params=f"{_P}:SpectralParams",
+    "BernNet (He et al., NeurIPS 2021): learnable non-negative Bernstein polynomial filter, K = 2 as in GADBench",
+    task=T, params=f"{_P}:SpectralParams",
 )
 methods.add(
     "graph_anomaly.amnet", "methods.graph_anomaly.baselines.amnet:AMNetDetector",

@@ -162,7 +162,8 @@ def check_answer(gold: str, generation: str) -> AnswerCheck:
     if not (_is_parsed(gold_parsed) and _is_parsed(pred_parsed)):
         # The string fallback: the normalised strings already differ here.
         return AnswerCheck(extracted=extracted, correct=same_string, parsed=False)
-    return AnswerCheck(extracted=extracted, correct=verify(gold_parsed, pred_parsed, timeout_seconds=timeout), parsed=True)
+    correct = verify(gold_parsed, pred_parsed, timeout_seconds=timeout)
+    return AnswerCheck(extracted=extracted, correct=correct, parsed=True)
 
 
 def accuracy(correct: Sequence[bool]) -> float:

@@ -139,7 +139,7 @@ def write_task(problems_jsonl: Path, folder: Path, name: str, *, prompt: str = M
     ]
     (folder / f"{METRIC_MODULE}.py").write_text(METRIC_SOURCE, encoding="utf-8")
     paths = (folder / f"{exact}.yaml", folder / f"{verified}.yaml")
-    for path, lines in zip(paths, (exact_lines, verify_lines)):
+    for path, lines in zip(paths, (exact_lines, verify_lines), strict=True):
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return TaskFiles(tag=name, exact_match_task=exact, math_verify_task=verified, yamls=paths)
 

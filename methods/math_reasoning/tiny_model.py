@@ -125,7 +125,8 @@ def skill_accuracy(model, tokenizer, count: int, seed: int, steps: tuple[int, in
 def model_dir(config: StudentConfig, seed: int, cache_dir: str | Path | None = None,
               num_threads: int = TRAINING_THREADS) -> Path:
     recipe = recipe_digest(config, seed, num_threads)
-    return cache_root(cache_dir) / file_safe(f"math-tiny-{config.architecture}-{recipe}")  # a suite sets the architecture
+    # a suite sets the architecture
+    return cache_root(cache_dir) / file_safe(f"math-tiny-{config.architecture}-{recipe}")
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentConfig = StudentConfig(),

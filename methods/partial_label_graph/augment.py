@@ -195,4 +195,5 @@ def _apply(batch: GraphBatch, edit: _Edit) -> GraphBatch:
     local = torch.cumsum(keep.long(), 0) - 1
     src, dst = batch.edge_index
     edges = edit.edge_keep & keep[src] & keep[dst]
-    return GraphBatch(batch.graph_ids, x[keep], local[batch.edge_index[:, edges]], batch.batch[keep], batch.node_ids[keep])
+    return GraphBatch(batch.graph_ids, x[keep], local[batch.edge_index[:, edges]], batch.batch[keep],
+                      batch.node_ids[keep])

@@ -7,6 +7,8 @@ architectures (PRISM's and DEER's tables use GIN).
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 from torch import Tensor, nn
 from torch_geometric.nn import GINConv, global_add_pool
 
@@ -21,7 +23,7 @@ class GINEncoder(nn.Module):
             GINConv(nn.Sequential(
                 nn.Linear(i, o), nn.BatchNorm1d(o), nn.ReLU(), nn.Linear(o, o), nn.BatchNorm1d(o), nn.ReLU(),
             ))
-            for i, o in zip(sizes[:-1], sizes[1:])
+            for i, o in pairwise(sizes)
         )
         self.dropout = nn.Dropout(dropout)
         self.hidden = hidden

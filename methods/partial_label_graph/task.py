@@ -68,9 +68,11 @@ def split_params(split: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise ValueError(f"split key {key!r} must be a fraction in (0, 1), got {value!r}")
     if params["train"] + params["val"] >= 1:
-        raise ValueError(f"split fractions train + val must leave graphs for test, got {params['train']} + {params['val']}")
+        raise ValueError("split fractions train + val must leave graphs for test, "
+                         f"got {params['train']} + {params['val']}")
     if not isinstance(params["resample_singletons"], bool):
-        raise ValueError(f"split key 'resample_singletons' must be true or false, got {params['resample_singletons']!r}")
+        raise ValueError("split key 'resample_singletons' must be true or false, "
+                         f"got {params['resample_singletons']!r}")
     return params
 
 
@@ -87,7 +89,8 @@ def stratified_split(
         n = members.size
         n_val = max(1, round(val * n)) if n >= 3 else 0
         n_train = max(1, min(n - n_val - (n >= 3), round(train * n)))
-        for part, ids in zip(parts, (members[:n_train], members[n_train:n_train + n_val], members[n_train + n_val:])):
+        splits = (members[:n_train], members[n_train:n_train + n_val], members[n_train + n_val:])
+        for part, ids in zip(parts, splits, strict=True):
             part.append(ids)
     train_ids, val_ids, test_ids = (np.sort(np.concatenate(p)).astype(np.int64) for p in parts)
     return train_ids, val_ids, test_ids
@@ -137,7 +140,8 @@ class PartialLabelClassification(Task):
         truth: PartialLabelTruth = instance.truth
         draw = rng.integers(0, truth.test_idx.size, truth.test_idx.size)
         return Instance(
-            instance.inputs, PartialLabelTruth(truth.test_idx[draw], truth.test_y[draw], truth.train_idx, truth.train_y),
+            instance.inputs,
+            PartialLabelTruth(truth.test_idx[draw], truth.test_y[draw], truth.train_idx, truth.train_y),
         )
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:

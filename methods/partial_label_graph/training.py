@@ -82,7 +82,8 @@ class PartialLabelMethod(Method):
         """Before the first epoch: initialise state, pre-train. Default: nothing."""
 
     @abstractmethod
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         """The loss of one minibatch; `positions` index `data.candidates` (epoch counts from 0)."""
 
     def end_epoch(self, model: nn.Module, data: TrainingData, epoch: int) -> None:

@@ -92,4 +92,5 @@ def check_arrays(path: Path, edge_index: np.ndarray, ptr: np.ndarray, x: np.ndar
     graph_of = np.searchsorted(ptr, edge_index, side="right") - 1
     if (graph_of[0] != graph_of[1]).any():
         k = int(np.flatnonzero(graph_of[0] != graph_of[1])[0])
-        fail("edge_index", f"edge {k} joins nodes of graphs {graph_of[0, k]} and {graph_of[1, k]}; edges must stay within a graph")
+        fail("edge_index",
+             f"edge {k} joins nodes of graphs {graph_of[0, k]} and {graph_of[1, k]}; edges must stay within a graph")

@@ -51,7 +51,8 @@ def load_tu_raw(
     edge_index = _edge_index(edges, graph_ptr, texts["A"][0])
     node_labels = attributes = None
     if "node_labels" in texts:
-        raw_labels = _per_node(_table(texts, "node_labels", columns=1, integer=True), num_nodes, texts["node_labels"][0])
+        table = _table(texts, "node_labels", columns=1, integer=True)
+        raw_labels = _per_node(table, num_nodes, texts["node_labels"][0])
         node_labels = np.unique(raw_labels[:, 0], return_inverse=True)[1].astype(np.int64)
     if "node_attributes" in texts:
         attributes = _per_node(_table(texts, "node_attributes", columns=None, integer=False), num_nodes,

@@ -47,9 +47,11 @@ for _module, _name, _text in (
     (_FIDELITY, "recall_p1", "1st percentile over heads and query rows of the captured attention mass"),
     (_FIDELITY, "recall_min", "the worst (head, query row)'s captured attention mass"),
     (_FIDELITY, "output_rel_error", "||O_sparse - O_dense||_F / ||O_dense||_F, mean over cases"),
-    (_ACCURACY, "ruler_avg", "RULER Avg: mean over context lengths of the per-length accuracy (string_match_all), x100"),
+    (_ACCURACY, "ruler_avg",
+     "RULER Avg: mean over context lengths of the per-length accuracy (string_match_all), x100"),
     (_ACCURACY, "ruler_wavg", "RULER wAvg (increasing): lengths weighted 1..L from shortest to longest, x100"),
-    (_ACCURACY, "prefill_density", "mean over samples of the prefill's density (causal pairs computed), all layers and heads"),
+    (_ACCURACY, "prefill_density",
+     "mean over samples of the prefill's density (causal pairs computed), all layers and heads"),
     (_ACCURACY, "prefill_sparsity", "1 - prefill_density: the sparsity column of ProxyAttn's RULER table"),
     *((_ACCURACY, f"ruler_acc_{_n}", f"accuracy (string_match_all) at {_n} tokens, x100; NaN when absent")
       for _n in ("512", "768", "1k", "2k", "4k", "8k")),

@@ -56,8 +56,8 @@ class CapturedAttention:
 
     def cases(self, seed: int) -> list[AttentionCase]:
         prompt = seed % self.q.shape[0]
-        return [AttentionCase(f"prompt{prompt}/layer{int(layer)}", *(torch.from_numpy(np.ascontiguousarray(a[prompt, i]))
-                                                                       for a in (self.q, self.k, self.v)))
+        return [AttentionCase(f"prompt{prompt}/layer{int(layer)}",
+                              *(torch.from_numpy(np.ascontiguousarray(a[prompt, i])) for a in (self.q, self.k, self.v)))
                 for i, layer in enumerate(self.layers)]
 
 

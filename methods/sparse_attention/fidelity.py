@@ -77,7 +77,7 @@ class FidelityEvaluation:
 
     @cached_property
     def cases(self) -> tuple[CaseFidelity, ...]:
-        return tuple(case_fidelity(c, m, self._block_size) for c, m in zip(self._cases, self._masks))
+        return tuple(case_fidelity(c, m, self._block_size) for c, m in zip(self._cases, self._masks, strict=True))
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -85,7 +85,7 @@ class FidelityEvaluation:
 
     def density(self) -> float:
         return float(np.mean([causal_pair_density(m, c.seq_len, self._block_size)
-                              for c, m in zip(self._cases, self._masks)]))
+                              for c, m in zip(self._cases, self._masks, strict=True)]))
 
     def block_density(self) -> float:
         return float(np.mean([causal_block_density(m) for m in self._masks]))

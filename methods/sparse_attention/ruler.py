@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from harness import DataError
 
@@ -156,13 +157,13 @@ def niah_multikey(context_length: int, seed: int, num_keys: int = 4, task: str =
     rng = random.Random(f"{task}:{context_length}:{seed}")
     keys = _keys(rng, num_keys, task)
     values = _distinct_values(rng, num_keys, 4)
-    needles = [_NIAH_NEEDLE.format(key=k, value=v) for k, v in zip(keys, values)]
+    needles = [_NIAH_NEEDLE.format(key=k, value=v) for k, v in zip(keys, values, strict=True)]
     questions = [_NIAH_QUESTION.format(key=k) for k in keys]
     fixed = len(_NIAH_INTRO.split()) + sum(len(n.split()) for n in needles) + len(questions[0].split())
     sentences = _filler_sentences(rng, _haystack_budget(task, context_length, fixed))
     depths = [rng.random() for _ in keys]
-    words = [*_NIAH_INTRO.split(), *_insert(sentences, list(zip(depths, needles))), *questions[0].split()]
-    others = [(q, [v]) for q, v in zip(questions[1:], values[1:])]
+    words = [*_NIAH_INTRO.split(), *_insert(sentences, list(zip(depths, needles, strict=True))), *questions[0].split()]
+    others = [(q, [v]) for q, v in zip(questions[1:], values[1:], strict=True)]
     return _sample(task, words, [values[0]], depths[0], others)
 
 
@@ -177,7 +178,7 @@ def kv_retrieval(context_length: int, seed: int, follow_ups: int = 15) -> RulerS
     keys = _keys(rng, count, task)
     values = [_value(rng, 4) for _ in keys]
     target = rng.randrange(count)
-    pairs = [w for k, v in zip(keys, values) for w in _KV_PAIR.format(key=k, value=v).split()]
+    pairs = [w for k, v in zip(keys, values, strict=True) for w in _KV_PAIR.format(key=k, value=v).split()]
     words = [*_KV_INTRO.split(), *pairs, "}", *_KV_QUESTION.format(key=keys[target]).split()]
     asked = rng.sample([i for i in range(count) if i != target], min(follow_ups, count - 1))
     others = [(_KV_QUESTION.format(key=keys[i]), [values[i]]) for i in asked]
@@ -193,9 +194,9 @@ def variable_tracking(context_length: int, seed: int, num_hops: int = 4, num_cha
     values = _distinct_values(rng, num_chains, 5)
     chains = [names[c * (num_hops + 1):(c + 1) * (num_hops + 1)] for c in range(num_chains)]
     statements = []
-    for chain, value in zip(chains, values):
+    for chain, value in zip(chains, values, strict=True):
         texts = [_VT_FIRST.format(name=chain[0], value=value)]
-        texts += [_VT_NEXT.format(name=n, previous=p) for p, n in zip(chain, chain[1:])]
+        texts += [_VT_NEXT.format(name=n, previous=p) for p, n in pairwise(chain)]
         statements.append(texts)
     questions = [_VT_QUESTION.format(value=v, count=_number(num_hops + 1)) for v in values]
     fixed = (len(_VT_INTRO.split()) + sum(len(t.split()) for s in statements for t in s)
@@ -205,9 +206,9 @@ def variable_tracking(context_length: int, seed: int, num_hops: int = 4, num_cha
     for c, texts in enumerate(statements):
         depths = sorted(rng.random() for _ in texts)
         first_depth = depths[0] if c == 0 else first_depth
-        inserts += list(zip(depths, texts))
+        inserts += list(zip(depths, texts, strict=True))
     words = [*_VT_INTRO.split(), *_insert(sentences, inserts), *questions[0].split()]
-    others = [(q, list(chain)) for q, chain in zip(questions[1:], chains[1:])]
+    others = [(q, list(chain)) for q, chain in zip(questions[1:], chains[1:], strict=True)]
     return _sample(task, words, list(chains[0]), first_depth, others)
 
 

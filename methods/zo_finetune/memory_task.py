@@ -130,7 +130,7 @@ def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, f
             adaptation.step([step])  # batch 1, as Fig. 1
         optimizer = adaptation.optimizer
     else:
-        for step in range(inputs.steps):
+        for _ in range(inputs.steps):
             scorer.predict(model, data, batch_size=1)
     measured = {k: float(v) for k, v in tensor_bytes(model, optimizer).items()}
     measured["total"] = sum(measured.values())

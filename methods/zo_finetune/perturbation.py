@@ -75,7 +75,7 @@ class SeededPerturbation:
     def perturb(self, seed: int, coefficient: float) -> None:
         """x += coefficient * eps * z for every tensor; +1, -2, +1 in a row restores fp32 tensors exactly."""
         with torch.no_grad():
-            for (param, z), quantum in zip(directions(self.params, seed), self._quanta):
+            for (param, z), quantum in zip(directions(self.params, seed), self._quanta, strict=True):
                 if quantum is None:
                     param.add_(z.to(param.dtype), alpha=coefficient * self.eps)
                 else:  # eps z on the grid, times a small integer: every sum stays exact

@@ -46,8 +46,9 @@ TEMPLATES: dict[str, Template] = {
     "cb": Template(("premise", "hypothesis"),
                    lambda r: f"Suppose {r['premise']} Can we infer that \"{r['hypothesis']}\"? Yes, No, or Maybe?\n",
                    ("Yes", "No", "Maybe"), {0: 0, 1: 1, 2: 2, "entailment": 0, "contradiction": 1, "neutral": 2}),
+    # False == 0 and True == 1 as dict keys, so labels written 0/1 find the same entries as false/true
     "boolq": Template(("passage", "question"), lambda r: f"{r['passage']} {r['question']}?", ("No", "Yes"),
-                      {False: 0, True: 1, 0: 0, 1: 1, "false": 0, "true": 1}),
+                      {False: 0, True: 1, "false": 0, "true": 1}),
 }
 
 

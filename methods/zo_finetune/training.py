@@ -12,6 +12,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 import torch
@@ -88,7 +89,7 @@ def interval_losses(losses: Sequence[float], steps: int, eval_steps: int) -> dic
     """
     ends = sorted({*range(eval_steps, steps + 1, eval_steps), steps})
     return {end: float(np.mean(losses[start:end])) if end <= len(losses) else math.nan
-            for start, end in zip([0, *ends[:-1]], ends)}
+            for start, end in pairwise([0, *ends])}
 
 
 def _evaluate(model, scorer: OptionScorer, dev: EncodedSet, index: int, trace: TrainingTrace,

@@ -67,8 +67,8 @@ def test_lead_collider_hits_a_lead_car_the_logged_path_follows():
     assert score(log, GroundTruthCopy(), "collision_3s_uniad_polygon")["collision_3s_uniad_polygon"] == 0.0
 
 
-@pytest.mark.parametrize("make", [lambda: CommandLag(lag=-1), lambda: CommandLag(lag=1.5), lambda: LateralNoise(sigma=-0.1),
-                                  lambda: LeadCollider(speedup=0)])
+@pytest.mark.parametrize("make", [lambda: CommandLag(lag=-1), lambda: CommandLag(lag=1.5),
+                                  lambda: LateralNoise(sigma=-0.1), lambda: LeadCollider(speedup=0)])
 def test_invalid_parameters_are_rejected(make):
     with pytest.raises(ValueError):
         make()

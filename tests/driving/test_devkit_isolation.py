@@ -55,7 +55,8 @@ def test_generator_is_deterministic(tmp_path, cache):
     again = generated_dataroot(SPEC, str(tmp_path))
     first = generated_dataroot(SPEC, cache)
     for table in TABLES:
-        assert (again / SPEC.version / f"{table}.json").read_bytes() == (first / SPEC.version / f"{table}.json").read_bytes()
+        name = f"{table}.json"
+        assert (again / SPEC.version / name).read_bytes() == (first / SPEC.version / name).read_bytes()
 
 
 def test_devkit_loads_the_generated_tables(nusc):
@@ -89,7 +90,7 @@ def test_our_quaternion_matrix_matches_pyquaternion():
     from pyquaternion import Quaternion
 
     q = np.random.default_rng(0).normal(size=(5, 4))
-    for quaternion, matrix in zip(q, quaternion_matrix(q)):
+    for quaternion, matrix in zip(q, quaternion_matrix(q), strict=True):
         assert matrix == pytest.approx(Quaternion(quaternion / np.linalg.norm(quaternion)).rotation_matrix)
 
 

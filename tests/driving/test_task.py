@@ -82,7 +82,8 @@ def test_a_log_without_any_complete_future_is_a_data_error():
 
 
 def test_json_plans_convert_to_the_same_table(instance, tmp_path):
-    plans = {str(t): p.tolist() for t, p in zip(instance.inputs.sample_token, instance.inputs.oracle_trajectory)}
+    inputs = instance.inputs
+    plans = {str(t): p.tolist() for t, p in zip(inputs.sample_token, inputs.oracle_trajectory, strict=True)}
     source = tmp_path / "plans.json"
     source.write_text(json.dumps({"plans": plans}))
     assert convert([str(source), str(tmp_path / "plans.parquet")]) == 0

@@ -34,9 +34,9 @@ def test_regulariser_is_minimal_when_the_gate_matches_its_targets():
 def test_regulariser_is_the_class_weighted_bce():
     c, y, p_a, p_n = [0.2, 0.6, 0.9, 0.5], [1, 0, 0, 0], 0.1, 0.8
     targets = [p_a, p_n, p_n, p_n]
-    bce = [-(t * math.log(ci) + (1 - t) * math.log(1 - ci)) for ci, t in zip(c, targets)]
+    bce = [-(t * math.log(ci) + (1 - t) * math.log(1 - ci)) for ci, t in zip(c, targets, strict=True)]
     weights = [3.0, 1.0, 1.0, 1.0]  # the anomaly counts #normal / #anomalous = 3 times
-    expected = sum(w * b for w, b in zip(weights, bce)) / 4
+    expected = sum(w * b for w, b in zip(weights, bce, strict=True)) / 4
     got = gate_regulariser(torch.tensor(c, dtype=torch.float64), torch.tensor(y), p_a, p_n)
     assert got.item() == pytest.approx(expected, rel=1e-9)
     unweighted = gate_regulariser(torch.tensor(c, dtype=torch.float64), torch.tensor(y), p_a, p_n, class_weighted=False)
@@ -69,7 +69,7 @@ def test_pretraining_losses_fall_on_an_injected_sbm():
     assert result.epochs_run == 80
     for losses in (result.low_losses, result.high_losses):
         assert np.mean(losses[-5:]) < np.mean(losses[:5]) - 0.2  # 2 log 2 = 1.39 at chance
-    assert result.best_loss == min(map(sum, zip(result.low_losses, result.high_losses)))
+    assert result.best_loss == min(map(sum, zip(result.low_losses, result.high_losses, strict=True)))
     assert result.best_loss < 4 * math.log(2) - 0.4
 
 
@@ -129,7 +129,8 @@ def test_scores_do_not_depend_on_hidden_test_labels(planted):
     test = instance.truth.test_idx
     relabelled[test] = np.random.default_rng(1).permutation(relabelled[test])
     other = dataclasses.replace(inputs, train_y=relabelled[inputs.train_idx], val_y=relabelled[inputs.val_idx])
-    np.testing.assert_array_equal(run_detector(APFDetector(**FAST), inputs)[0], run_detector(APFDetector(**FAST), other)[0])
+    np.testing.assert_array_equal(run_detector(APFDetector(**FAST), inputs)[0],
+                                  run_detector(APFDetector(**FAST), other)[0])
 
 
 @pytest.mark.parametrize("fusion", FUSIONS)

@@ -54,13 +54,15 @@ def test_scores_do_not_depend_on_hidden_test_labels(planted, name):
 @pytest.mark.parametrize("name", DETECTORS)
 def test_same_seed_gives_the_same_scores(planted, name):
     inputs = NodeScoring().instance(planted, {}, seed=0).inputs
-    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0], run_detector(DETECTORS[name](), inputs)[0])
+    np.testing.assert_array_equal(run_detector(DETECTORS[name](), inputs)[0],
+                                  run_detector(DETECTORS[name](), inputs)[0])
 
 
 @pytest.mark.parametrize("name", NEURAL)
 def test_another_seed_gives_other_initial_weights_and_scores(planted, name):
     inputs = NodeScoring().instance(planted, {}, seed=0).inputs
-    assert not np.array_equal(run_detector(DETECTORS[name](), inputs, seed=0)[0], run_detector(DETECTORS[name](), inputs, seed=1)[0])
+    assert not np.array_equal(run_detector(DETECTORS[name](), inputs, seed=0)[0],
+                              run_detector(DETECTORS[name](), inputs, seed=1)[0])
 
 
 @pytest.mark.parametrize("name", NEURAL)

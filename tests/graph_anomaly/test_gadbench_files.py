@@ -45,7 +45,7 @@ def test_reader_reads_the_dgl_written_fixture():
     assert np.array_equal(graph.ndata["feature"], np.arange(48, dtype=np.float32).reshape(12, 4) / 10)
     assert graph.ndata["label"].dtype == np.int64 and graph.ndata["label"].tolist() == FIXTURE_LABELS
     # DGL stores torch.bool tensors as uint8
-    for key, expected in zip(("train_masks", "val_masks", "test_masks"), _fixture_masks()):
+    for key, expected in zip(("train_masks", "val_masks", "test_masks"), _fixture_masks(), strict=True):
         assert graph.ndata[key].dtype == np.uint8 and np.array_equal(graph.ndata[key], expected)
 
 
@@ -54,8 +54,8 @@ def test_load_gadbench_normalises_the_fixture_and_says_what_it_changed():
                                          "removed 1 self loop$"):
         graph = load_gadbench(FIXTURE)
     assert graph.name == "gadbench_tiny" and graph.x.dtype == np.float32 and graph.y.tolist() == FIXTURE_LABELS
-    expected = sorted({(a, b) for a, b in zip(FIXTURE_SRC, FIXTURE_DST) if a != b}
-                      | {(b, a) for a, b in zip(FIXTURE_SRC, FIXTURE_DST) if a != b})
+    expected = sorted({(a, b) for a, b in zip(FIXTURE_SRC, FIXTURE_DST, strict=True) if a != b}
+                      | {(b, a) for a, b in zip(FIXTURE_SRC, FIXTURE_DST, strict=True) if a != b})
     assert [tuple(e) for e in graph.edge_index.T.tolist()] == expected
     with pytest.warns(UserWarning):
         assert load_gadbench(FIXTURE, name="tiny").name == "tiny"
@@ -63,7 +63,7 @@ def test_load_gadbench_normalises_the_fixture_and_says_what_it_changed():
 
 def test_gadbench_masks_are_bool_nodes_by_trials():
     masks = gadbench_masks(FIXTURE)
-    for mask, expected in zip(masks, _fixture_masks()):
+    for mask, expected in zip(masks, _fixture_masks(), strict=True):
         assert mask.dtype == bool and mask.shape == (12, 20) and np.array_equal(mask, expected)
 
 
@@ -99,7 +99,7 @@ def test_writer_round_trips_graphs_dtypes_and_the_label_dict(tmp_path):
     write_graphs(path, graphs, {"glabel": np.array([7, 8])})
     back, labels = read_graphs(path)
     assert labels.keys() == {"glabel"} and labels["glabel"].tolist() == [7, 8]
-    for ours, theirs in zip(graphs, back):
+    for ours, theirs in zip(graphs, back, strict=True):
         assert theirs.num_nodes == ours.num_nodes
         assert np.array_equal(theirs.src, ours.src) and np.array_equal(theirs.dst, ours.dst)
         for mine, read in ((ours.ndata, theirs.ndata), (ours.edata, theirs.edata)):

@@ -85,8 +85,11 @@ def test_beta_wavelets_applied_through_l_match_the_eigendecomposition(small_grap
     order, h = 3, _features()
     powers = laplacian_powers(Laplacian(), h, adj_t, order)
     for i, row in enumerate(beta_wavelet_coefficients(order)):
-        applied = sum(float(c) * p for c, p in zip(row, powers))
-        kernel = lambda lam, i=i: (lam / 2) ** i * (1 - lam / 2) ** (order - i) / beta_function(i + 1, order + 1 - i)
+        applied = sum(float(c) * p for c, p in zip(row, powers, strict=True))
+
+        def kernel(lam, i=i):
+            return (lam / 2) ** i * (1 - lam / 2) ** (order - i) / beta_function(i + 1, order + 1 - i)
+
         np.testing.assert_allclose(applied.numpy(), _spectral(laplacian, kernel, h.double().numpy()), atol=1e-4)
 
 

@@ -63,5 +63,5 @@ def test_split_is_the_same_for_the_same_seed_and_differs_across_seeds(split):
     first = split(y, np.random.default_rng(1))
     again = split(y, np.random.default_rng(1))
     other = split(y, np.random.default_rng(2))
-    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
     assert not np.array_equal(first[0], other[0])

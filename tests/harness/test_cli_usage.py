@@ -21,7 +21,8 @@ def test_usage_mistakes_exit_3_not_the_failed_runs_code(argv, capsys):
     assert "usage: harness" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("option", "value"), [("--jobs", "0"), ("--jobs", "-1"), ("--jobs", "two"), ("--retries", "-1")])
+@pytest.mark.parametrize(("option", "value"),
+                         [("--jobs", "0"), ("--jobs", "-1"), ("--jobs", "two"), ("--retries", "-1")])
 def test_counts_below_their_minimum_are_refused_when_parsed(option, value, write_suite, capsys):
     """`--jobs 0` once left the local executor waiting forever for a worker that never started."""
     with pytest.raises(SystemExit) as stop:

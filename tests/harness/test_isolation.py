@@ -114,8 +114,8 @@ def test_workers_die_quietly_with_a_sigkilled_coordinator(write_suite, store):
     """An idle worker and one mid-run, and multiprocessing's resource tracker, all go within seconds and
     nothing prints a traceback (the coordinator's stderr pipe only closes once every descendant is gone)."""
     suite = str(write_suite(HANGING_SUITE))
-    coordinator = subprocess.Popen(_harness("run", suite, "--store", str(store), "--jobs", "2"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+    coordinator = subprocess.Popen(_harness("run", suite, "--store", str(store), "--jobs", "2"),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     logs = store.parent / f"{store.stem}-runs" / "orphans" / "logs"
     deadline = time.monotonic() + 60
     while (_stored(store) < 1 or len(list(logs.glob("*.log"))) < 2) and time.monotonic() < deadline:

@@ -73,10 +73,12 @@ def test_results_no_record_can_hold_fail_the_run_and_still_leave_its_record(tmp_
     """A task whose score is no number: the run is `failed` with the field named, not a crashed worker."""
     load_plugin_file(TOY_PLUGIN)
     spec = plan_suite(write_suite())[1][0]
-    monkeypatch.setattr(tasks.get(spec.task), "score", lambda self, instance, predictions, metrics: {"accuracy": "high"})
+    monkeypatch.setattr(tasks.get(spec.task), "score",
+                        lambda self, instance, predictions, metrics: {"accuracy": "high"})
     record = execute(spec, tmp_path / "runs", {})
     assert record.status == "failed" and record.metrics == {}
-    assert record.error == 'its results cannot be recorded: metrics.accuracy: input should be a valid number, not "high"'
+    assert record.error == \
+        'its results cannot be recorded: metrics.accuracy: input should be a valid number, not "high"'
     files = ExecutionFiles.of(tmp_path / "runs", spec)
     assert RunRecord.model_validate(json.loads(files.record.read_text())) == record
     assert record.log == files.named_in_record(files.log) and files.log.is_file()

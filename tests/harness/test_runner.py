@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-import pytest
-
 from harness.store import Store
 
 MISBEHAVING = """\

@@ -37,7 +37,8 @@ def test_each_execution_of_a_run_has_its_own_log_and_predictions(cli, write_suit
 def _hold(store: Path, run_key: str, lease_s: float) -> None:
     """A live peer (on another machine, so only its lease can free its runs) claims `run_key`."""
     with Store(store) as db:
-        db.claims(Claimant("peer", "another machine", 1), lease_s=lease_s).claim([(run_key, "theirs")], {run_key: None}, 1)
+        peer = db.claims(Claimant("peer", "another machine", 1), lease_s=lease_s)
+        peer.claim([(run_key, "theirs")], {run_key: None}, 1)
 
 
 def test_a_run_held_by_a_peer_is_waited_for_then_taken_over_when_its_lease_lapses(write_suite, store, capsys):

@@ -166,6 +166,7 @@ def test_a_store_being_created_is_ours_between_any_two_of_its_statements(tmp_pat
         return run
 
     for name in ("execute", "executescript"):
-        monkeypatch.setattr(store_open.StoreConnection, name, then_a_peer_opens(getattr(store_open.StoreConnection, name)))
+        original = getattr(store_open.StoreConnection, name)
+        monkeypatch.setattr(store_open.StoreConnection, name, then_a_peer_opens(original))
     Store(path).close()
     assert any("CREATE TABLE" in sql for sql in checked)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 
 import pytest
 
@@ -9,7 +10,7 @@ from tests.conftest import TOY_SUITE
 
 LAUGHS = "".join([  # 342 bytes that YAML would expand to 9^9 strings
     'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n',
-    *(f"{b}: &{b} [{','.join([f'*{a}'] * 9)}]\n" for a, b in zip("abcdefgh", "bcdefghi")),
+    *(f"{b}: &{b} [{','.join([f'*{a}'] * 9)}]\n" for a, b in pairwise("abcdefghi")),
 ])
 
 

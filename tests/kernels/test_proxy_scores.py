@@ -68,7 +68,7 @@ def test_reference_matches_the_materialised_strided_softmax_oracle_for_any_chunk
         got = proxy_block_scores_reference(q, k, seq_len, block_size, stride, scale, tile_reduce,
                                            chunk_elements=blocks_per_chunk * block_elements)
         assert got.dtype == torch.float32 and got.shape == want.shape
-        torch.testing.assert_close(got, want, rtol=0, atol=1e-6, msg=lambda m: f"{blocks_per_chunk} blocks: {m}")
+        torch.testing.assert_close(got, want, rtol=0, atol=1e-6, msg=lambda m, n=blocks_per_chunk: f"{n} blocks: {m}")
 
 
 def test_with_one_position_per_block_the_scores_are_the_strided_softmax_whose_rows_sum_to_one():

@@ -96,7 +96,8 @@ def test_predictions_table_and_metrics_from_fixed_outputs():
     table = task.predictions(instance, EvaluationOutput(FIXED))
     assert list(table.columns) == list(COLUMNS) and len(table) == 6
     assert list(table["sample"]) == [0, 1] * 3
-    verdicts = [[check_answer(p.answer, g).correct for g in samples] for p, samples in zip(PROBLEMS, FIXED)]
+    verdicts = [[check_answer(p.answer, g).correct for g in samples]
+                for p, samples in zip(PROBLEMS, FIXED, strict=True)]
     assert list(table["correct"]) == [v for row in verdicts for v in row]
     scores = task.score(instance, table, METRICS)
     assert scores["accuracy"] == pytest.approx(average_at_k(verdicts)) == pytest.approx(100 * 3 / 6)

@@ -37,7 +37,8 @@ def _write_lines(path: Path, lines: list[object]) -> Path:
 def test_math_answer_is_the_last_box_of_the_solution(tmp_path: Path) -> None:
     report = load_math_jsonl(_write_lines(tmp_path / "math.jsonl", [MATH_LINE]))
     problem = report.problems[0]
-    assert (problem.id, problem.answer, problem.level, problem.skills) == ("test/prealgebra/1.json", "1", 2, ("Prealgebra",))
+    assert (problem.id, problem.answer, problem.level, problem.skills) == \
+        ("test/prealgebra/1.json", "1", 2, ("Prealgebra",))
     assert report.skipped == []
 
 

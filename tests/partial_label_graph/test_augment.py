@@ -44,7 +44,7 @@ def _generator(seed: int = 0) -> torch.Generator:
 def _global_edges(b: GraphBatch) -> set[tuple[int, int]]:
     """Directed edges as pairs of GraphSet node ids."""
     ids = b.node_ids[b.edge_index]
-    return set(zip(ids[0].tolist(), ids[1].tolist()))
+    return set(zip(ids[0].tolist(), ids[1].tolist(), strict=True))
 
 
 def _nodes_per_graph(b: GraphBatch) -> list[set[int]]:
@@ -52,7 +52,7 @@ def _nodes_per_graph(b: GraphBatch) -> list[set[int]]:
 
 
 def _undirected_per_graph(b: GraphBatch) -> list[set[tuple[int, int]]]:
-    owner = {int(v): int(g) for v, g in zip(b.node_ids, b.batch)}
+    owner = {int(v): int(g) for v, g in zip(b.node_ids, b.batch, strict=True)}
     per_graph: list[set[tuple[int, int]]] = [set() for _ in range(b.num_graphs)]
     for u, v in _global_edges(b):
         per_graph[owner[u]].add((min(u, v), max(u, v)))
@@ -107,7 +107,7 @@ def test_node_dropping_removes_floor_ratio_of_each_graphs_nodes(batch, ratio):
     result = node_dropping(batch, _generator(), ratio)
     _assert_well_formed(batch, result)
     removed = 0
-    for before, after in zip(_nodes_per_graph(batch), _nodes_per_graph(result)):
+    for before, after in zip(_nodes_per_graph(batch), _nodes_per_graph(result), strict=True):
         assert after <= before and len(after) == len(before) - math.floor(ratio * len(before))
         assert len(after) >= 1
         removed += len(before) - len(after)
@@ -122,8 +122,8 @@ def test_node_dropping_keeps_exactly_the_edges_between_kept_nodes_with_their_fea
     assert _global_edges(result) == expected
     assert result.edge_index.shape[1] == len(expected)            # renumbering merged no two edges
     assert 0 < len(expected) < len(_global_edges(batch))
-    x_by_id = {int(v): row for v, row in zip(batch.node_ids, batch.x)}
-    assert all(torch.equal(row, x_by_id[int(v)]) for v, row in zip(result.node_ids, result.x))
+    x_by_id = {int(v): row for v, row in zip(batch.node_ids, batch.x, strict=True)}
+    assert all(torch.equal(row, x_by_id[int(v)]) for v, row in zip(result.node_ids, result.x, strict=True))
 
 
 # --- edge perturbation --------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def test_edge_perturbation_drops_floor_ratio_of_each_graphs_undirected_edges(bat
     _assert_well_formed(batch, result)
     assert torch.equal(result.node_ids, batch.node_ids) and torch.equal(result.x, batch.x)
     dropped = 0
-    for before, after in zip(_undirected_per_graph(batch), _undirected_per_graph(result)):
+    for before, after in zip(_undirected_per_graph(batch), _undirected_per_graph(result), strict=True):
         assert after <= before                                    # only drops, never adds
         assert len(before) - len(after) == math.floor(ratio * len(before))
         dropped += len(before) - len(after)
@@ -178,7 +178,7 @@ def test_subgraph_keeps_a_connected_set_of_n_minus_floor_ratio_n_nodes(batch, ra
     result = subgraph(batch, _generator(), ratio)
     _assert_well_formed(batch, result)
     kept_edges = _global_edges(result)
-    for g, (before, after) in enumerate(zip(_nodes_per_graph(batch), _nodes_per_graph(result))):
+    for before, after in zip(_nodes_per_graph(batch), _nodes_per_graph(result), strict=True):
         assert _connected(before, _global_edges(batch))           # the tiny graphs are connected ...
         assert after <= before and len(after) == len(before) - math.floor(ratio * len(before))
         assert _connected(after, kept_edges)                      # ... and so is each kept set
@@ -237,9 +237,9 @@ def test_each_graph_under_a_pool_gets_exactly_one_members_edit(batch, name):
         rows, kept_rows = batch.batch == g, result.batch == g
         n, m = len(before_nodes[g]), len(before_edges[g])
         nodes_removed = after_nodes[g] != before_nodes[g]
-        x_by_id = dict(zip(batch.node_ids[rows].tolist(), batch.x[rows]))
-        masked = sum(not torch.equal(row, x_by_id[v]) for v, row in zip(result.node_ids[kept_rows].tolist(),
-                                                                         result.x[kept_rows]))
+        x_by_id = dict(zip(batch.node_ids[rows].tolist(), batch.x[rows], strict=True))
+        kept_features = zip(result.node_ids[kept_rows].tolist(), result.x[kept_rows], strict=True)
+        masked = sum(not torch.equal(row, x_by_id[v]) for v, row in kept_features)
         edges_dropped = after_edges[g] != _induced(before_edges[g], after_nodes[g])
         edits = []
         if nodes_removed:      # node dropping or subgraph: fewer nodes, induced edges, features intact

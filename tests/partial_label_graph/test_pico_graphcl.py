@@ -78,7 +78,7 @@ def test_momentum_prototypes_equal_the_sequential_per_sample_update_then_normali
     embeddings = _unit_rows(17, 6, seed=1)
     labels = torch.tensor([0, 2, 2, 0, 1, 2, 0, 0, 2, 1, 2, 0, 2, 2, 1, 0, 2])   # class 3 and 4 absent
     expected = prototypes.clone()
-    for q, y in zip(embeddings, labels):
+    for q, y in zip(embeddings, labels, strict=True):
         expected[y] = momentum * expected[y] + (1 - momentum) * q
     expected = F.normalize(expected, dim=1)
     moved = momentum_prototypes(prototypes, embeddings, labels, momentum)
@@ -118,8 +118,8 @@ def test_labelled_queue_keeps_the_last_size_keys_fifo_with_their_labels():
         pushed_labels += labels.tolist()
         keys_now, labels_now = queue.contents()
         last = min(5, len(pushed_labels))
-        expected = {(tuple(k.tolist()), y) for k, y in zip(pushed_keys[-last:], pushed_labels[-last:])}
-        assert {(tuple(k.tolist()), int(y)) for k, y in zip(keys_now, labels_now)} == expected
+        expected = {(tuple(k.tolist()), y) for k, y in zip(pushed_keys[-last:], pushed_labels[-last:], strict=True)}
+        assert {(tuple(k.tolist()), int(y)) for k, y in zip(keys_now, labels_now, strict=True)} == expected
         assert len(labels_now) == last and not keys_now.requires_grad
 
 
@@ -131,7 +131,8 @@ def _supcon_loop(features: torch.Tensor, labels: torch.Tensor, num_anchors: int,
         others = [j for j in range(len(features)) if j != i]
         log_denominator = math.log(sum(math.exp(float(features[i] @ features[j]) / temperature) for j in others))
         positives = [j for j in others if labels[j] == labels[i]]
-        total += -sum(float(features[i] @ features[p]) / temperature - log_denominator for p in positives) / len(positives)
+        log_likelihoods = [float(features[i] @ features[p]) / temperature - log_denominator for p in positives]
+        total += -sum(log_likelihoods) / len(positives)
     return total / num_anchors
 
 
@@ -150,7 +151,7 @@ def test_moco_loss_is_infonce_with_the_own_key_as_the_only_positive():
     queries, keys, queue = _unit_rows(5, 6, 8), _unit_rows(5, 6, 9), _unit_rows(7, 6, 10)
     temperature = 0.2
     expected = 0.0
-    for q, k in zip(queries, keys):
+    for q, k in zip(queries, keys, strict=True):
         positive = math.exp(float(q @ k) / temperature)
         negatives = sum(math.exp(float(q @ n) / temperature) for n in queue)
         expected += -math.log(positive / (positive + negatives))
@@ -159,7 +160,8 @@ def test_moco_loss_is_infonce_with_the_own_key_as_the_only_positive():
 
 def test_moco_loss_with_an_empty_queue_has_nothing_to_contrast():
     queries, keys = _unit_rows(3, 4, 11), _unit_rows(3, 4, 12)
-    assert float(moco_loss(queries, keys, torch.zeros(0, 4, dtype=torch.float64), 0.07)) == pytest.approx(0.0, abs=1e-12)
+    empty_queue = torch.zeros(0, 4, dtype=torch.float64)
+    assert float(moco_loss(queries, keys, empty_queue, 0.07)) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_masked_argmax_never_returns_a_non_candidate():
@@ -234,7 +236,8 @@ def test_nt_xent_equals_graphcls_loss_with_the_positive_left_out_of_the_denomina
     generator = torch.Generator().manual_seed(14)
     views = torch.randn(7, 5, generator=generator, dtype=torch.float64) * 3   # not unit length: cosines matter
     other = torch.randn(7, 5, generator=generator, dtype=torch.float64) * 0.5
-    assert float(nt_xent(views, other, temperature)) == pytest.approx(_graphcl_loss_cal(views, other, temperature), rel=1e-9)
+    expected = _graphcl_loss_cal(views, other, temperature)
+    assert float(nt_xent(views, other, temperature)) == pytest.approx(expected, rel=1e-9)
 
 
 def test_nt_xent_is_lower_when_each_view_matches_its_own_other_view():
@@ -264,7 +267,7 @@ def test_pretraining_skips_batches_of_one_graph():
     before = [p.detach().clone() for p in encoder.parameters()]
     pretrain_encoder(encoder, graphs, torch.tensor([3]), epochs=2, batch_size=16, lr=0.01, temperature=0.2,
                      augmentation="random2", ratio=0.2, generator=torch.Generator().manual_seed(0))
-    assert all(torch.equal(a, b) for a, b in zip(before, encoder.parameters()))
+    assert all(torch.equal(a, b) for a, b in zip(before, encoder.parameters(), strict=True))
 
 
 # --- GraphCL: the method ------------------------------------------------------------------------

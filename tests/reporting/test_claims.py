@@ -94,7 +94,7 @@ def test_a_significant_loss_contradicts_and_a_small_one_does_not():
                        ClaimCheck(metric="accuracy", better="a", than="b")).verdict == CONTRADICTED
     noise = list(np.random.default_rng(1).normal(0, 1, 8))
     b = [50.0 + 0.1 * i for i in range(8)]
-    result = check_claim(_data({("a", "d", "accuracy"): [x + y for x, y in zip(b, noise)],
+    result = check_claim(_data({("a", "d", "accuracy"): [x + y for x, y in zip(b, noise, strict=True)],
                                 ("b", "d", "accuracy"): b}), "t", ClaimCheck(metric="accuracy", better="a", than="b"))
     assert result.verdict == NOT_SIGNIFICANT
 

@@ -21,7 +21,8 @@ from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD, NAN_METHOD, SING
 EVIL_ERROR = 'ValueError: <script>alert(1)</script>" broke out'
 VOID = {"meta", "input", "img", "br", "hr", "link"}
 # A 1x1 transparent PNG; the renderer must embed it byte for byte.
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 
 
 @dataclass
@@ -170,7 +171,7 @@ def test_best_cell_per_column_is_bold_in_the_metric_direction(page, report):
             values = [float(td.attrs["data-value"]) for td in cells]
             finite = [v for v in values if math.isfinite(v)]
             best = max(finite) if info.higher_is_better else min(finite)
-            bold = [v for td, v in zip(cells, values) if "best" in td.classes]
+            bold = [v for td, v in zip(cells, values, strict=True) if "best" in td.classes]
             assert bold and all(v == best for v in bold)
             assert all(td.all("strong") for td in cells if "best" in td.classes)
 

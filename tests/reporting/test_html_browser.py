@@ -131,7 +131,8 @@ def test_dataset_filter_hides_the_other_dataset_columns(opened):
 def test_method_filter_hides_rows_whose_name_does_not_match(opened):
     page, _ = opened
     page.fill("#filter-method", "EVIL")
-    shown = page.eval_on_selector_all("#metric-0 tbody tr", "rows => rows.filter(r => !r.hidden).map(r => r.dataset.method)")
+    shown = page.eval_on_selector_all("#metric-0 tbody tr",
+                                      "rows => rows.filter(r => !r.hidden).map(r => r.dataset.method)")
     assert shown == [EVIL_METHOD]
     page.fill("#filter-method", "thr")
     shown = page.eval_on_selector_all("#metric-0 tr.cited, #metric-0 tr.measured",

@@ -97,7 +97,8 @@ def test_a_number_cited_on_a_dataset_not_run_here_is_shown_in_its_row_label(evil
 def test_every_measured_cell_names_its_runs(evil_report):
     frame = cells_frame(evil_report)
     measured = frame[(frame.source == "measured") & (frame.n > 0)]
-    assert all(len(ids.split()) == n + nan for ids, n, nan in zip(measured.run_ids, measured.n, measured.n_nonfinite))
+    cells = zip(measured.run_ids, measured.n, measured.n_nonfinite, strict=True)
+    assert all(len(ids.split()) == n + nan for ids, n, nan in cells)
 
 
 def test_a_reference_of_another_quantity_is_shown_without_a_difference(tmp_path):

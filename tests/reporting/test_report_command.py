@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 from harness.cli import main
 from harness.store import Store
@@ -10,6 +11,13 @@ from tests.reporting.fixed_store import TOY_PLUGIN, write_fixed_store
 
 def _report(*args: str) -> int:
     return main(["report", *args, "--plugin", TOY_PLUGIN])
+
+
+def _rewrite_report_start(suite: Path, start: str) -> None:
+    """Replace the fixed suite's `report: {metric: accuracy` with `start`; fail loudly if it is not there."""
+    text = suite.read_text()
+    assert "report: {metric: accuracy" in text
+    suite.write_text(text.replace("report: {metric: accuracy", start))
 
 
 def test_report_writes_every_format(tmp_path, capsys):
@@ -58,7 +66,7 @@ def test_unknown_format_is_a_user_error(tmp_path, capsys):
 
 def test_report_block_naming_a_metric_the_suite_lacks_is_a_suite_error(tmp_path, capsys):
     suite, store = write_fixed_store(tmp_path)
-    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {metric: f1"))
+    _rewrite_report_start(suite, "report: {metric: f1")
     assert _report(str(suite), "--store", str(store)) == 3
     assert "metric 'f1' is not in this suite's metrics" in capsys.readouterr().err
 
@@ -81,8 +89,7 @@ def test_report_tabulates_the_method_recorded_figures_it_is_asked_for(tmp_path):
 
     plain = load_report(suite, store, root=tmp_path)
     assert "samples" not in plain.metrics
-    asked = "report: {measures: [samples, rate, absent], metric: accuracy"
-    suite.write_text(suite.read_text().replace("report: {metric: accuracy", asked))
+    _rewrite_report_start(suite, "report: {measures: [samples, rate, absent], metric: accuracy")
     data = load_report(suite, store, root=tmp_path)
     info = data.metrics["samples"]
     assert (info.kind, info.higher_is_better, info.unit) == ("hardware", None, "count")  # recorded with no direction
@@ -104,9 +111,10 @@ def test_equal_means_share_a_mark(tmp_path):
     from harness.reporting.load import load_report
 
     suite, store = write_fixed_store(tmp_path)
-    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {measures: [samples], metric: accuracy"))
+    _rewrite_report_start(suite, "report: {measures: [samples], metric: accuracy")
     data = load_report(suite, store, root=tmp_path)
-    ranked = replace(data, metrics={**data.metrics, "samples": replace(data.metrics["samples"], higher_is_better=False)})
+    lower_is_better = replace(data.metrics["samples"], higher_is_better=False)
+    ranked = replace(data, metrics={**data.metrics, "samples": lower_is_better})
     assert set(table(ranked, "samples").ranks.values()) == {1}  # every method records 100 samples: all share best
 
 
@@ -125,7 +133,7 @@ def test_a_report_rendered_again_from_its_runs_csv_says_the_same(tmp_path):
     from harness.reporting.markdown import render_markdown
 
     suite, store = write_fixed_store(tmp_path)
-    suite.write_text(suite.read_text().replace("report: {metric: accuracy", "report: {measures: [rate], metric: accuracy"))
+    _rewrite_report_start(suite, "report: {measures: [rate], metric: accuracy")
     first = tmp_path / "first"
     assert _report(str(suite), "--store", str(store), "--data-root", str(tmp_path), "--out", str(first),
                    "--format", "md,csv") == 0
@@ -182,6 +190,6 @@ def test_a_metric_can_have_its_own_cell_format(tmp_path):
     from harness.reporting.load import load_report
 
     suite, store = write_fixed_store(tmp_path)
-    suite.write_text(suite.read_text().replace('report: {metric: accuracy', 'report: {cells: {accuracy: auto}, metric: accuracy'))
+    _rewrite_report_start(suite, "report: {cells: {accuracy: auto}, metric: accuracy")
     accuracy = table(load_report(suite, store, root=tmp_path), "accuracy")
     assert accuracy.text("thr[t=0.0]", "easy") == "99.0 ± 2.5"  # the interval (2.48) sets one decimal

@@ -36,7 +36,8 @@ ALL_METRICS = {name: getattr(lcm, name.upper()) for name in (
 
 @pytest.fixture(scope="module")
 def data(random_model_dir):
-    return ruler_tiny(tasks=TASKS, context_lengths=[256], samples=1, model={"path": str(random_model_dir)}, block_size=16)
+    return ruler_tiny(tasks=TASKS, context_lengths=[256], samples=1, model={"path": str(random_model_dir)},
+                      block_size=16)
 
 
 def _table(rows: list[tuple[str, int, float]]) -> pd.DataFrame:

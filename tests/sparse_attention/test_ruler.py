@@ -1,6 +1,8 @@
 """The RULER generators: seeded, the requested length, one needle where it was drawn, answers in the prompt."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from harness import DataError
@@ -95,7 +97,7 @@ def test_variable_chain_statements_occur_once_and_in_order():
         text = f" {sample.prompt} "
         value = sample.prompt.split(" the value ")[1].split(" in the text")[0]
         statements = [f" var {sample.answers[0]} = {value} . "]
-        statements += [f" var {b} = var {a} . " for a, b in zip(sample.answers, sample.answers[1:])]
+        statements += [f" var {b} = var {a} . " for a, b in pairwise(sample.answers)]
         assert [text.count(s) for s in statements] == [1] * len(statements)
         places = [text.index(s) for s in statements]
         assert places == sorted(places)

@@ -33,7 +33,8 @@ methods:
   proxyattn: {impl: proxyattn, params: {gamma: [0.6, 0.9], min_budget: 64}}
   mine: {predictions: "masks/{method}-{dataset}-{seed}.parquet"}
 claims:
-  - {text: "oracle bounds ProxyAttn", check: {metric: recall_mean, better: oracle, than: proxyattn, at_matched: density}}
+  - {text: "oracle bounds ProxyAttn",
+     check: {metric: recall_mean, better: oracle, than: proxyattn, at_matched: density}}
 report: {metric: recall_mean, measures: [estimation_ms, estimation_flop_fraction],
          tradeoffs: [{x: density, y: recall_mean}]}
 """

@@ -31,7 +31,7 @@ def test_mask_table_round_trips():
     table = masks_to_table(["a", "b"], masks)
     assert list(table.columns) == ["case", "head", "q_block", "k_block"]
     restored = table_to_masks(table, PrefillInputs(cases, 32))
-    assert all(torch.equal(m, r) for m, r in zip(masks, restored))
+    assert all(torch.equal(m, r) for m, r in zip(masks, restored, strict=True))
 
 
 def test_mask_tables_with_unknown_cases_or_blocks_out_of_range_are_rejected():
@@ -56,7 +56,7 @@ def test_a_case_with_nan_heads_that_do_not_divide_or_mixed_dtypes_is_a_data_erro
            AttentionCase("heads", good.q[:3], good.k, good.v),
            AttentionCase("dtype", good.q.half(), good.k, good.v),
            AttentionCase("shape", good.q, good.k, good.v[:, :10])]
-    for case, message in zip(bad, ["non-finite", "do not divide", "dtype", "shapes"]):
+    for case, message in zip(bad, ["non-finite", "do not divide", "dtype", "shapes"], strict=True):
         with pytest.raises(DataError, match=message):
             check_case(case, "capture.npz")
 

@@ -33,6 +33,12 @@ def test_glue_format_jsonl_loads_with_its_label_names(tmp_path):
     assert [e.label for e in examples] == [0, 1] and examples[0].options == ("Yes", "No")
 
 
+
+def test_boolq_labels_load_as_booleans_integers_or_words(tmp_path):
+    rows = [{"passage": "P .", "question": "q", "label": label} for label in (False, True, 0, 1, "False", "TRUE")]
+    assert [e.label for e in load_jsonl(write_jsonl(tmp_path / "boolq.jsonl", rows), "boolq")] == [0, 1, 0, 1, 0, 1]
+
+
 @pytest.mark.parametrize("rows, message", [
     (['{"sentence": "x", "label": 1}', "{not json"], r"sst2.jsonl:2: not valid JSON"),
     ([{"sentence": "x"}], r"sst2.jsonl:1: missing field 'label'"),

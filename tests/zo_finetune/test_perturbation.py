@@ -32,7 +32,7 @@ def test_fp32_scales_are_restored_bit_identically_over_many_steps():
     before = [p.clone() for p in params]
     for seed in range(20):
         perturb_and_restore(perturbation, seed)
-    for after, original in zip(params, before):
+    for after, original in zip(params, before, strict=True):
         assert torch.equal(after, original)
 
 
@@ -41,7 +41,7 @@ def test_fp32_perturbation_moves_the_tensor_by_eps_z():
     perturbation = SeededPerturbation(params, eps=1e-3)
     before = [p.clone() for p in params]
     perturbation.perturb(7, +1.0)
-    for (param, z), original in zip(directions(params, 7), before):
+    for (param, z), original in zip(directions(params, 7), before, strict=True):
         torch.testing.assert_close(param - original, 1e-3 * z, atol=1e-8, rtol=1e-4)
 
 
@@ -51,7 +51,7 @@ def test_16_bit_scales_drift_at_most_two_ulps_in_one_restore(dtype):
         params = scales(dtype, seed)
         before = [p.clone() for p in params]
         perturb_and_restore(SeededPerturbation(params, eps=1e-3), seed)
-        assert max(ulps(a, b) for a, b in zip(params, before)) <= 2.0
+        assert max(ulps(a, b) for a, b in zip(params, before, strict=True)) <= 2.0
 
 
 def test_update_replays_the_perturbation_directions():
@@ -59,7 +59,7 @@ def test_update_replays_the_perturbation_directions():
     optimizer = ZerothOrderOptimizer(params, learning_rate=1e-4, eps=1e-3, clip=None)
     before = [p.clone() for p in params]
     step = optimizer.step(lambda: float(sum((p.double() ** 2).sum() for p in params)))
-    for (param, z), original in zip(directions(params, step.seed), before):
+    for (param, z), original in zip(directions(params, step.seed), before, strict=True):
         torch.testing.assert_close(param - original, -1e-4 * step.projected_grad * z, atol=1e-8, rtol=1e-3)
 
 

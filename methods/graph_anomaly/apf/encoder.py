@@ -45,7 +45,8 @@ class DualFilterEncoder(nn.Module):
         self.low_filter = MonotoneChebFilter(order, "low")
         self.high_filter = MonotoneChebFilter(order, "high")
         self.low_map = FeatureMap(in_features, hidden, batchnorm, dropout, activation)
-        self.high_map = self.low_map if share_linear else FeatureMap(in_features, hidden, batchnorm, dropout, activation)
+        self.high_map = (self.low_map if share_linear
+                         else FeatureMap(in_features, hidden, batchnorm, dropout, activation))
 
     def forward(self, basis: Tensor, lowpass: bool) -> Tensor:
         """Z_L (lowpass=True) or Z_H from `chebyshev_basis(l_hat, x, K)`, shape [N, e]."""

@@ -40,7 +40,8 @@ class SummaryOperator:
     neighbours_kept: float  # mean |S_i| (0 for the global summary)
 
 
-def summary_operator(x: np.ndarray, edge_index: np.ndarray, summary: str, device: str | torch.device) -> SummaryOperator:
+def summary_operator(x: np.ndarray, edge_index: np.ndarray, summary: str,
+                     device: str | torch.device) -> SummaryOperator:
     """The high-pass branch's readout for the ablation `summary` ∈ {mrq, global, random}.
 
     "global" is PolyGCL's summary for both branches; "random" keeps, for each node, |S_i|

@@ -8,6 +8,7 @@ loops, D^-1/2 (A + I) D^-1/2, cached because the graph is fixed during training.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import torch.nn.functional as F
 from torch import Tensor, nn
@@ -33,7 +34,7 @@ class ConvClassifier(nn.Module):
 def layer_sizes(in_features: int, hidden: int, layers: int) -> list[tuple[int, int]]:
     """(in, out) of each of `layers` convolutions: in_features -> hidden -> ... -> hidden."""
     sizes = [in_features] + [hidden] * layers
-    return list(zip(sizes[:-1], sizes[1:]))
+    return list(pairwise(sizes))
 
 
 class GCNDetector(NodeClassifierDetector):

@@ -5,6 +5,8 @@ classes; the graph is ignored, which makes it the floor every GNN has to beat.
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import torch.nn.functional as F
 from torch import Tensor, nn
 
@@ -15,7 +17,7 @@ class FeedForward(nn.Module):
     def __init__(self, in_features: int, hidden: int, layers: int, dropout: float) -> None:
         super().__init__()
         sizes = [in_features] + [hidden] * (layers - 1) + [2]
-        self.linears = nn.ModuleList(nn.Linear(i, o) for i, o in zip(sizes[:-1], sizes[1:]))
+        self.linears = nn.ModuleList(nn.Linear(i, o) for i, o in pairwise(sizes))
         self.dropout = dropout
 
     def forward(self, x: Tensor, adj_t: Tensor | None = None) -> Tensor:

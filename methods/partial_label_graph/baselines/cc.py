@@ -17,5 +17,6 @@ def candidate_marginal_nll(logits: Tensor, candidates: Tensor) -> Tensor:
 
 
 class CCLoss(PartialLabelMethod):
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         return candidate_marginal_nll(model(batch), data.candidates[positions])

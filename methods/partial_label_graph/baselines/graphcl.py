@@ -40,7 +40,8 @@ def nt_xent(views: Tensor, other_views: Tensor, temperature: float) -> Tensor:
     averaged over i (gsimclr.py's `loss_cal`, computed in log space)."""
     similarity = nn.functional.normalize(views, dim=1) @ nn.functional.normalize(other_views, dim=1).T / temperature
     positive = similarity.diagonal()
-    others = similarity.masked_fill(torch.eye(similarity.shape[0], dtype=torch.bool, device=similarity.device), float("-inf"))
+    self_pairs = torch.eye(similarity.shape[0], dtype=torch.bool, device=similarity.device)
+    others = similarity.masked_fill(self_pairs, float("-inf"))
     return (torch.logsumexp(others, dim=1) - positive).mean()
 
 

@@ -10,9 +10,9 @@ beta = 1 is the paper's default ("LWS-1"; its grid is {1, 2}).
 
 Learning rate 0.001 where the family's other methods use 0.01: with Adam at 0.01 the GIN's
 sum-pooled logits reach |z| ~ 50 within an epoch, the bounded sigmoid loss saturates and LWS
-stays near chance (ENZYMES q = 0.3: 23.3 % test over 5 seeds in plg_prism, LWS v1). Chosen from {0.01, 0.003, 0.001} (the
-PRISM spec's lr range) on ENZYMES *validation* accuracy, q = 0.3, seeds 0-2, never test:
-27.2, 50.0 and 55.0 %.
+stays near chance (ENZYMES q = 0.3: 23.3 % test over 5 seeds in plg_prism, LWS v1). Chosen from
+{0.01, 0.003, 0.001} (the PRISM spec's lr range) on ENZYMES *validation* accuracy, q = 0.3,
+seeds 0-2, never test: 27.2, 50.0 and 55.0 %.
 """
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ class LWS(PartialLabelMethod):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.confidence = normalised(data.candidates)
 
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         logits = model(batch)
         candidates = data.candidates[positions]
         loss = leveraged_weighted_loss(logits, candidates, self.confidence[positions], self.params.beta)

@@ -57,7 +57,8 @@ from methods.partial_label_graph.training import PartialLabelMethod, TrainingDat
 class PiCONetwork(nn.Module):
     """GIN encoder, linear classifier and projection head (PiCO's SupConResNet on a GIN)."""
 
-    def __init__(self, in_features: int, num_classes: int, hidden: int, layers: int, dropout: float, embedding_dim: int):
+    def __init__(self, in_features: int, num_classes: int, hidden: int, layers: int, dropout: float,
+                 embedding_dim: int):
         super().__init__()
         self.encoder = GINEncoder(in_features, hidden, layers, dropout)
         self.head = nn.Linear(hidden, num_classes)
@@ -151,7 +152,8 @@ class PiCO(PartialLabelMethod):
         start, end = self.params.confidence_ema_start, self.params.confidence_ema_end
         return start + (end - start) * epoch / self.params.epochs
 
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         query_view = augment(batch, self.params.query_augmentation, self.views, self.params.augmentation_ratio)
         key_view = augment(batch, self.params.key_augmentation, self.views, self.params.augmentation_ratio)
         logits, queries = model.embed(query_view)
@@ -159,8 +161,9 @@ class PiCO(PartialLabelMethod):
         with torch.no_grad():
             pseudo_labels = masked_argmax(logits, candidates)
             prototype_scores = queries @ self.prototypes.T
-            self.prototypes = momentum_prototypes(self.prototypes, queries, pseudo_labels, self.params.prototype_momentum)
-            for key_param, query_param in zip(self.key_network.parameters(), model.parameters()):
+            self.prototypes = momentum_prototypes(self.prototypes, queries, pseudo_labels,
+                                                  self.params.prototype_momentum)
+            for key_param, query_param in zip(self.key_network.parameters(), model.parameters(), strict=True):
                 key_param.mul_(self.params.key_momentum).add_(query_param.detach(), alpha=1 - self.params.key_momentum)
             self.key_network.train()
             keys = self.key_network.embed(key_view)[1]
@@ -168,7 +171,8 @@ class PiCO(PartialLabelMethod):
         if epoch >= self.params.prototype_start:
             with torch.no_grad():
                 phi = self.confidence_ema(epoch)
-                target = F.one_hot(masked_argmax(prototype_scores, candidates), data.num_classes).to(self.confidence.dtype)
+                target = F.one_hot(masked_argmax(prototype_scores, candidates), data.num_classes)
+                target = target.to(self.confidence.dtype)
                 self.confidence[positions] = phi * self.confidence[positions] + (1 - phi) * target
             contrastive = pseudo_label_contrastive_loss(
                 torch.cat([queries, keys, queued_keys]), torch.cat([pseudo_labels, pseudo_labels, queued_labels]),

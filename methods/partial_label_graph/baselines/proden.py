@@ -26,7 +26,8 @@ class PRODEN(PartialLabelMethod):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.confidence = normalised(data.candidates)
 
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         logits = model(batch)
         loss = weighted_cross_entropy(logits, self.confidence[positions])
         with torch.no_grad():

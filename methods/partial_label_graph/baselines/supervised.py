@@ -22,5 +22,6 @@ class SupervisedReference(PartialLabelMethod):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.true_y = torch.as_tensor(inputs.train_true_y, device=data.train_idx.device).long()
 
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         return F.cross_entropy(model(batch), self.true_y[positions])

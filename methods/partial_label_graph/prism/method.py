@@ -70,7 +70,8 @@ class PRISM(PartialLabelMethod):
         ids = batch.graph_ids
         return model(batch, self.eigvals[ids], eigvecs, self.band_valid[ids])
 
-    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData, epoch: int) -> Tensor:
+    def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
+                   epoch: int) -> Tensor:
         views = self.views(model, batch, flip_signs=self.params.random_sign_flips)
         candidates = data.candidates[positions]
         confidence = self.confidence[positions]

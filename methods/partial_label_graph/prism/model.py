@@ -52,7 +52,8 @@ class SpectralView(nn.Module):
     so no [n, T, d] matrix product is formed.
     """
 
-    def __init__(self, hidden: int, harmonics: int, num_classes: int, head_layers: int, node_states: bool = True) -> None:
+    def __init__(self, hidden: int, harmonics: int, num_classes: int, head_layers: int,
+                 node_states: bool = True) -> None:
         super().__init__()
         self.register_buffer("orders", torch.arange(1, harmonics + 1, dtype=torch.float32))
         self.rho = nn.Linear(2 * harmonics, hidden, bias=False)
@@ -63,7 +64,8 @@ class SpectralView(nn.Module):
         self.score = nn.Sequential(nn.Linear(hidden, hidden), nn.Tanh(), nn.Linear(hidden, 1, bias=False))
         self.head = classifier_head(hidden, num_classes, head_layers)
 
-    def forward(self, h: Tensor, batch: GraphBatch, eigvals: Tensor, eigvecs: Tensor, valid: Tensor) -> tuple[Tensor, Tensor]:
+    def forward(self, h: Tensor, batch: GraphBatch, eigvals: Tensor, eigvecs: Tensor,
+                valid: Tensor) -> tuple[Tensor, Tensor]:
         """(logits [B, C], band embeddings z^(p) [B, T, d]); eigvals/valid [B, T], eigvecs [n, T]."""
         angles = eigvals.unsqueeze(2) * self.orders                                  # [B, T, K]
         rho = self.rho(torch.cat([angles.sin(), angles.cos()], dim=2))              # [B, T, d]

@@ -106,8 +106,9 @@ class FlexPrefill(BlockSparseMethod):
         max_blocks = nb if self.params.max_budget is None else min(math.ceil(self.params.max_budget / block_size), nb)
 
         stats = self.head_statistics(case, block_size)
-        vertical_blocks = (score_cover_topk(stats.vertical, self.params.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
-        slash_blocks = (score_cover_topk(stats.slash, self.params.gamma) // block_size + 1).clamp(min_blocks, max_blocks)
+        gamma = self.params.gamma
+        vertical_blocks = (score_cover_topk(stats.vertical, gamma) // block_size + 1).clamp(min_blocks, max_blocks)
+        slash_blocks = (score_cover_topk(stats.slash, gamma) // block_size + 1).clamp(min_blocks, max_blocks)
         vertical_blocks[stats.query_aware] = min_blocks
         slash_blocks[stats.query_aware] = min_blocks
         vertical = block_sums(stats.vertical, block_size)
