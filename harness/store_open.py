@@ -8,6 +8,7 @@ disk errors become a `StoreError` that names the file and says how to recover.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ _UNTOUCHED = "Pass --store with another path; this file was left untouched."
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _NOT_PERMITTED = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN}
 _DISK = {sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
 def open_store_file(path: Path, read_only: bool) -> sqlite3.Connection:
@@ -39,7 +41,7 @@ def open_store_file(path: Path, read_only: bool) -> sqlite3.Connection:
     try:
         _check_ours(db, path, exists)
         if not read_only:
-            db.execute("PRAGMA journal_mode=WAL")
+            _switch_to_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             if exists and not quick_check_ok(db):
                 raise damaged_store(path, "its integrity check fails")
@@ -47,6 +49,20 @@ def open_store_file(path: Path, read_only: bool) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _switch_to_wal(db: sqlite3.Connection, wait_s: float = 30.0) -> None:
+    """WAL mode, waiting out peers: SQLite answers a journal-mode switch with 'locked' at once, without its
+    busy timeout, while another coordinator opening the same new store holds a lock."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", None) not in _BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def quick_check_ok(db: sqlite3.Connection) -> bool:
@@ -160,10 +176,17 @@ def _connection(path: Path, database: str) -> StoreConnection:
 
 
 def _check_ours(db: sqlite3.Connection, path: Path, existed: bool) -> None:
-    """Only reads: a foreign database (tables, not our id) or a newer schema is refused untouched."""
-    app_id = db.execute("PRAGMA application_id").fetchone()[0]
-    schema = db.execute("PRAGMA user_version").fetchone()[0]
-    tables = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    """Only reads: a foreign database (tables, not our id) or a newer schema is refused untouched.
+
+    The three reads share one read transaction: a coordinator creating the store meanwhile is seen
+    before its stamp or after its tables, never half-way (its id unset but its version or tables there)."""
+    db.execute("BEGIN")
+    try:
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        schema = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+    finally:
+        db.execute("COMMIT")
     if existed and app_id != APPLICATION_ID and (tables or app_id or schema):
         raise StoreError(f"{path} is a SQLite database but not a harness results store", hint=_UNTOUCHED)
     if schema > RECORD_SCHEMA_VERSION:
