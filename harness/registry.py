@@ -5,8 +5,9 @@ parameter model the same way (`params=`), in a torch-free module, so validating 
 never import torch either. An entry is checked when it is loaded: it must be its kind's contract (a
 `Task` or `Method` subclass, a `Metric`, a callable loader, an `Executor` subclass; lm-eval's `base_cls`).
 Built-in families and third-party packages register the same way: through the
-`harness.families` entry-point group (a module that calls `add` on import) or through
-per-kind groups (`harness.methods`, `harness.datasets`, ...) whose entries point at objects.
+`harness.families` entry-point group (a module that calls `add` on import; a family's package calls
+`family_manifest.register_family`, which adds what its `family.toml` lists) or through per-kind groups
+(`harness.methods`, `harness.datasets`, ...) whose entries point at objects.
 """
 from __future__ import annotations
 

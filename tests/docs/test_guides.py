@@ -1,7 +1,7 @@
 """The guides in docs/ stay true: each worked example's files (code blocks whose first line names a file,
 `# precision_plugin.py`) and `harness` commands run as written, in a new interpreter each, so the examples'
-names never enter this process's registries; the registration snippets point where the families keep
-things; every relative link leads to a file."""
+names never enter this process's registries; the family.toml snippets are valid manifests pointing where
+the families keep things; every relative link leads to a file."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from harness import Metric
+from harness.family_manifest import read_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -105,30 +106,21 @@ def test_task_guide_runs_its_grid(tmp_path):
     assert "9 runs executed (0 failed)" in ran.stdout
 
 
-class _Recorder:
-    """Stands in for a registry: records what a snippet's `add` calls would register."""
-
-    def __init__(self) -> None:
-        self.added: list[tuple[str, str]] = []
-
-    def add(self, name: str, target: str, description: str, **meta: object) -> None:
-        self.added.append((name, target))
-
-
-@pytest.mark.parametrize("guide", ["adding-a-metric.md", "adding-a-dataset.md", "adding-a-task.md"])
-def test_registration_snippets_name_the_family_and_point_into_its_package(guide):
-    registries = {kind: _Recorder() for kind in ("tasks", "datasets", "metrics", "methods")}
-    for block in _blocks(guide, "python"):
-        if not block.startswith("#") and ".add(" in block:
-            exec(block, {**registries, "T": "family.task"})  # noqa: S102 - our own documentation
-    added = [pair for recorder in registries.values() for pair in recorder.added]
-    assert added, f"{guide} shows no registration"
-    for name, target in added:
-        family = name.split(".", 1)[0]
-        module, _, attribute = target.partition(":")
-        assert module.startswith(f"methods.{family}.") and attribute, f"{guide}: {name} -> {target}"
-        if (REPO / "methods" / family).is_dir():
-            __import__(module)  # the module the family would hold it in exists
+@pytest.mark.parametrize(("guide", "family"), [
+    ("adding-a-metric.md", "graph_anomaly"), ("adding-a-dataset.md", "graph_anomaly"), ("adding-a-task.md", "mine"),
+])
+def test_manifest_snippets_are_valid_family_manifests_pointing_into_the_family(guide, family, tmp_path):
+    snippets = [block for block in _blocks(guide, "toml") if block.startswith("[")]
+    assert snippets, f"{guide} shows no family.toml entry"
+    for number, snippet in enumerate(snippets):
+        (tmp_path / f"{number}.toml").write_text(snippet)
+        manifest = read_manifest(tmp_path / f"{number}.toml")
+        entries = [entry for kind in ("tasks", "datasets", "metrics", "methods") for entry in
+                   getattr(manifest, kind).values()]
+        assert entries, f"{guide}: {snippet}"
+        for entry in entries:
+            if (REPO / "methods" / family).is_dir():  # the module the family would hold it in exists
+                __import__(f"methods.{family}.{entry.target.partition(':')[0]}")
 
 
 def test_the_metric_guides_signature_is_metrics_fields():

@@ -1,0 +1,90 @@
+"""A family's registrations as data: the `family.toml` beside its `__init__.py`.
+
+A family's package calls `register_family(__name__)` and lists its tasks, datasets, metrics and methods in
+the file, each under its short name with a `module:attr` target relative to the package. The names get the
+family's prefix (`methods/driving` registers `driving.<name>`), a method's `task` is a short task name of the
+family (or a full name) and its `params` a model in the family's torch-free `params.py` (`harness:MethodParams`
+when left out). Reading the file imports nothing of the family, so listing and validating stay torch-free.
+"""
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from harness.errors import RegistryError
+from harness.registry import datasets, methods, metrics, tasks
+
+MANIFEST = "family.toml"
+NO_PARAMETERS = "harness:MethodParams"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Registration(_Strict):
+    target: str = Field(pattern=r"^[\w.]+:[\w.]+$", description="`module:attr`, relative to the family's package")
+    description: str = Field(min_length=1)
+
+
+class MethodRegistration(Registration):
+    task: str | list[str] = Field(description="the task(s) it solves: short names of the family's tasks, or full names")
+    params: str | None = Field(default=None, description="its parameter model in the family's params.py")
+
+
+class FamilyManifest(_Strict):
+    tasks: dict[str, Registration] = {}
+    datasets: dict[str, Registration] = {}
+    metrics: dict[str, Registration] = {}
+    methods: dict[str, MethodRegistration] = {}
+
+
+def register_family(package: str) -> None:
+    """Register everything the `family.toml` of `package` (an imported package, e.g. `methods.driving`) lists."""
+    path = Path(sys.modules[package].__file__ or "").parent / MANIFEST
+    manifest = read_manifest(path)
+    family = package.rsplit(".", 1)[-1]
+    for name, entry in manifest.tasks.items():
+        tasks.add(f"{family}.{name}", f"{package}.{entry.target}", entry.description)
+    for name, entry in manifest.datasets.items():
+        datasets.add(f"{family}.{name}", f"{package}.{entry.target}", entry.description)
+    for name, entry in manifest.metrics.items():
+        metrics.add(f"{family}.{name}", f"{package}.{entry.target}", entry.description)
+    for name, method in manifest.methods.items():
+        solves = [_task_name(family, manifest, task, path, name)
+                  for task in ([method.task] if isinstance(method.task, str) else method.task)]
+        params = f"{package}.params:{method.params}" if method.params else NO_PARAMETERS
+        methods.add(f"{family}.{name}", f"{package}.{method.target}", method.description,
+                    task=solves[0] if len(solves) == 1 else tuple(solves), params=params)
+
+
+def read_manifest(path: Path) -> FamilyManifest:
+    """The manifest at `path`; a `RegistryError` naming the file and the field for a malformed one."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return FamilyManifest.model_validate(data)
+    except FileNotFoundError:
+        raise RegistryError("no family manifest", file=path,
+                            hint="A family that calls register_family lists its registrations there.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RegistryError(f"not valid TOML: {exc}", file=path) from None
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        problem = {"missing": "is missing", "extra_forbidden": "is not a key of a family manifest"}.get(
+            first["type"], first["msg"][0].lower() + first["msg"][1:])
+        raise RegistryError(problem, file=path, field=".".join(str(part) for part in first["loc"]),
+                            hint="Each entry takes `target` and `description`; a method also `task` and "
+                                 "optionally `params`.") from None
+
+
+def _task_name(family: str, manifest: FamilyManifest, task: str, path: Path, method: str) -> str:
+    if "." in task:
+        return task
+    if task in manifest.tasks:
+        return f"{family}.{task}"
+    raise RegistryError(f"method '{method}' solves task '{task}', which the file does not list", file=path,
+                        field=f"methods.{method}.task",
+                        hint=f"Name one of its [tasks] ({', '.join(manifest.tasks) or 'none'}) or a full task name.")
