@@ -10,7 +10,8 @@ from scipy import stats as scipy_stats
 from harness.cli import main
 from harness.reporting.load import load_report
 from harness.reporting.markdown import render_markdown
-from harness.stats import bootstrap_interval, holm, mean_win_rate, paired_test, smallest_wilcoxon_p, summarize
+from harness.stats import (bootstrap_interval, holm, mean_win_rate, paired_test, smallest_wilcoxon_p, summarize,
+                           t_quantile_975)
 
 GAD_SUITE = """\
 schema_version: 1
@@ -112,3 +113,8 @@ def test_holm_matches_the_step_down_rule():
 def test_mean_win_rate_ignores_nan_cells_and_counts_ties_half():
     rates = mean_win_rate({"d1": {"a": 1.0, "b": 1.0, "c": float("nan")}, "d2": {"a": 2.0, "b": 1.0}})
     assert rates == {"a": 0.75, "b": 0.25}
+
+
+@pytest.mark.parametrize("degrees_of_freedom", [*range(1, 66), 100, 1000])
+def test_the_t_quantile_is_scipys_to_the_last_bit(degrees_of_freedom):
+    assert t_quantile_975(degrees_of_freedom) == float(scipy_stats.t.ppf(0.975, degrees_of_freedom))
