@@ -20,9 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "reports/<suite>/runs.csv)")
     add_data_root(parser)
     parser.add_argument("--suites-dir", type=Path, default=Path("suites"), metavar="DIR",
-                        help="where suites are found by name (default: suites)")
+                        help="where suites are found by name")
     parser.add_argument("--reports-dir", type=Path, default=Path("reports"), metavar="DIR",
-                        help="where the committed exports are, <DIR>/<suite>/runs.csv (default: reports)")
+                        help="where the committed exports are: <DIR>/<suite>/runs.csv")
     parser.add_argument("--plots", action="store_true",
                         help="embed each suite's plots in its page (matplotlib: slower)")
 
