@@ -66,6 +66,7 @@ class MethodInSuite:
     suite: str
     suite_page: str
     metric: MetricInfo
+    cell_note: str
     datasets: tuple[str, ...]
     rows: tuple[MethodRow, ...]
     best: tuple[SuiteBest | None, ...]  # per dataset; None when nothing there is ranked
@@ -161,7 +162,7 @@ def _in_suite(data: ReportData, labels: tuple[str, ...]) -> MethodInSuite:
     entries = {data.variants[label][0] for label in labels if label in data.variants} | set(labels)
     cited = tuple(ref for ref in data.references if ref.method in entries)
     return MethodInSuite(data.suite.suite, suite_page(data.suite.suite), data.metrics[data.main_metric],
-                         data.datasets, rows, tuple(best), cited)
+                         interval_note(data), data.datasets, rows, tuple(best), cited)
 
 
 def _description(name: str) -> str:

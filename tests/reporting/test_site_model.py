@@ -14,7 +14,7 @@ import pytest
 
 from harness.errors import HarnessError
 from harness.registry import load_plugin_file
-from harness.reporting.layout import table
+from harness.reporting.layout import interval_note, table
 from harness.reporting.load import load_report
 from harness.reporting.site_model import build_site, method_page, suite_page
 from harness.reporting.site_sources import committed_sources, find_suite_file, load_reports, stored_sources
@@ -120,6 +120,7 @@ def test_a_method_page_shows_each_suites_best_beside_its_own_cells(site):
             headline = table(data, data.main_metric)
             for row in place.rows:
                 assert row.cells == tuple(headline.text(row.label, d) for d in data.datasets)
+            assert place.cell_note == interval_note(data)
             for dataset, best in zip(data.datasets, place.best):
                 means = {m: data.cell(m, dataset, "accuracy").stats.mean for m in data.methods
                          if data.cell(m, dataset, "accuracy").stats.n and not data.cell(m, dataset, "accuracy").stats.n_nonfinite}
