@@ -15,7 +15,7 @@ from harness.cli import main
 from tests.conftest import REPO
 from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD, TOY_PLUGIN
 from tests.reporting.site_suites import make_site_store
-from tests.reporting.test_html_browser import browser  # noqa: F401 - a fixture
+from tests.reporting.test_html_browser import browser, recorded  # noqa: F401 - browser is a fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 ARTIFACTS = REPO / "test-artifacts"
@@ -44,13 +44,8 @@ def toy_site(tmp_path_factory) -> Path:
 @pytest.fixture
 def tab(browser):  # noqa: F811 - the imported fixture
     """A new page recording console errors, requests and dialogs."""
-    events: dict[str, list[str]] = {"errors": [], "requests": [], "dialogs": []}
     page = browser.new_page()
-    page.on("console", lambda m: m.type == "error" and events["errors"].append(m.text))
-    page.on("pageerror", lambda e: events["errors"].append(str(e)))
-    page.on("request", lambda r: events["requests"].append(r.url))
-    page.on("dialog", lambda d: (events["dialogs"].append(d.message), d.dismiss()))
-    yield page, events
+    yield page, recorded(page)
     page.close()
 
 
@@ -118,12 +113,13 @@ def test_hostile_names_run_no_script_on_any_page(toy_site, tab):
     page, events = tab
     page.goto((toy_site / "index.html").as_uri(), wait_until="load")
     headline = 'section.suite[data-suite="toy-report"] table.headline'
-    assert EVIL_METHOD in page.eval_on_selector_all(f"{headline} a.method-link", "links => links.map(a => a.textContent)")
-    assert EVIL_DATASET in page.eval_on_selector_all(f"{headline} th.sortable", "ths => ths.map(t => t.textContent)")
+    texts = "nodes => nodes.map(n => n.textContent)"
+    assert EVIL_METHOD in page.eval_on_selector_all(f"{headline} a.method-link", texts)
+    assert EVIL_DATASET in page.eval_on_selector_all(f"{headline} th.sortable", texts)
     _screenshot(page, "site_toy_index.png")
     page.click(f'{headline} a.method-link >> text="{EVIL_METHOD}"')
     assert page.url.endswith("/methods/toy.threshold.html")
-    assert EVIL_METHOD in page.eval_on_selector_all("tr.ours th", "ths => ths.map(t => t.textContent)")
+    assert EVIL_METHOD in page.eval_on_selector_all("tr.ours th", texts)
     page.click('section.appearance[data-suite="toy-report"] a.suite-link')
     assert page.inner_text('#metric-0 tr.measured a.method-link:has-text("evil")') == EVIL_METHOD
     for _ in range(2):

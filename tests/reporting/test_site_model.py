@@ -121,9 +121,9 @@ def test_a_method_page_shows_each_suites_best_beside_its_own_cells(site):
             for row in place.rows:
                 assert row.cells == tuple(headline.text(row.label, d) for d in data.datasets)
             assert place.cell_note == interval_note(data)
-            for dataset, best in zip(data.datasets, place.best):
-                means = {m: data.cell(m, dataset, "accuracy").stats.mean for m in data.methods
-                         if data.cell(m, dataset, "accuracy").stats.n and not data.cell(m, dataset, "accuracy").stats.n_nonfinite}
+            for dataset, best in zip(data.datasets, place.best, strict=True):
+                stats = [(m, data.cell(m, dataset, "accuracy").stats) for m in data.methods]
+                means = {m: s.mean for m, s in stats if s.n and not s.n_nonfinite}  # what a report ranks
                 top = max(means.values())
                 assert set(best.by) == {m for m, v in means.items() if math.isclose(v, top)}
                 assert best.text == headline.text(best.by[0], dataset)
