@@ -16,9 +16,10 @@ from harness.errors import HarnessError
 from harness.registry import load_plugin_file
 from harness.reporting.layout import interval_note, table
 from harness.reporting.load import load_report
-from harness.reporting.site_model import build_site, method_page, suite_page
+from harness.reporting.site_model import build_site, method_name, method_page, suite_page
 from harness.reporting.site_sources import committed_sources, find_suite_file, load_reports, stored_sources
 from harness.store import Store
+from harness.suite import MethodEntry
 from tests.conftest import REPO
 from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD, TOY_PLUGIN
 from tests.reporting.site_suites import NEVER_RUN, SHOWN, make_site_store
@@ -137,6 +138,15 @@ def test_a_method_page_lists_the_papers_numbers_cited_for_it(site):
     assert [(ref.method, ref.dataset, ref.value) for ref in cited] == [("thr", EVIL_DATASET, 80.0)]
     assert threshold.suites[1].references == ()
     assert all(place.references == () for page in site.methods if page.name != "toy.threshold" for place in page.suites)
+
+
+def test_a_predictions_entry_is_a_method_of_its_own_suite(site):
+    data = site.reports["toy-second"]
+    theirs = MethodEntry(predictions="preds/{method}/{dataset}/{seed}.parquet")
+    data = dataclasses.replace(data, suite=data.suite.model_copy(update={"methods": {**data.suite.methods,
+                                                                                      "theirs": theirs}}))
+    assert method_name(data, "theirs") == "theirs (predictions in toy-second)"
+    assert method_name(data, "cut[t=0.2]") == "toy.threshold"
 
 
 def test_pages_are_named_by_file_safe_names(site):
