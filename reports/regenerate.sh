@@ -3,8 +3,8 @@
 # store lacks, then renders the committed formats from the store. Usage: bash reports/regenerate.sh
 # `--from-runs` re-renders every report from its committed runs.csv instead, running nothing (after a
 # change to how reports are rendered or claims checked). Render from a clean tree: the footer records it.
-# `--site` builds each suite's HTML leaderboard, reports/<suite>/leaderboard.html, from its committed
-# runs.csv, running nothing: the pages are generated (plots embedded, megabytes), so git ignores them.
+# `--site` builds the leaderboard site, reports/site/ (open reports/site/index.html), from the committed
+# runs.csv files, running nothing: the pages are generated (plots embedded, megabytes), so git ignores them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 store="${HARNESS_STORE:-.harness/results.sqlite}"
@@ -17,21 +17,20 @@ esac
 if [ -z "${HARNESS_DATA_ROOT:-}" ] && [ -d ../shared/data ]; then
   export HARNESS_DATA_ROOT="$(cd ../shared/data && pwd)"
 fi
+if [ "$mode" = "--site" ]; then
+  exec harness site --out reports/site --plots
+fi
 formats=md,tex,csv,png
 for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_prism plg_lws_coil_del \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
     math_eval math_stat math_grace; do
   case "$mode" in
-    --site) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format html ;;
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
        harness report "suites/$suite.yaml" --store "$store" --out "reports/$suite" --format "$formats" ;;
   esac
 done
-if [ "$mode" = "--site" ]; then
-  exit 0
-fi
 # The paper's Fig. 1 as stacked bars, from the zo_memory runs just reported.
 python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memory/memory_breakdown.png
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported

@@ -1,16 +1,13 @@
 """Every committed report exists in every format `reports/regenerate.sh` asks for, and was rendered from a
-committed tree (its footer says so); the generated HTML leaderboards stay out of git and build on demand."""
+committed tree (its footer says so); the generated leaderboard site stays out of git and builds on demand."""
 from __future__ import annotations
 
-import csv
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-
-from harness.cli import main
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 SCRIPT = (REPORTS / "regenerate.sh").read_text()
@@ -40,23 +37,15 @@ def test_a_committed_report_was_rendered_from_a_clean_tree(suite):
     assert state.group(2) == "clean", f"reports/{suite} was rendered from a {state.group(2)} tree: commit, then render"
 
 
-def test_generated_leaderboards_stay_out_of_git():
-    """Each page embeds its plots (7 MB for all suites once): `regenerate.sh --site` builds them, git ignores them."""
+def test_the_generated_site_stays_out_of_git():
+    """Its pages embed their plots (megabytes): `regenerate.sh --site` builds them, git ignores them."""
     assert "html" not in FORMATS
     if shutil.which("git") is None or not (REPORTS.parent / ".git").exists():
         pytest.skip("not a git checkout")
-    ignored = subprocess.run(["git", "check-ignore", "-q", "reports/quickstart/leaderboard.html"], cwd=REPORTS.parent)
-    assert ignored.returncode == 0, "reports/*/leaderboard.html is not ignored by .gitignore"
+    ignored = subprocess.run(["git", "check-ignore", "-q", "reports/site/index.html"], cwd=REPORTS.parent)
+    assert ignored.returncode == 0, "reports/site/ is not ignored by .gitignore"
 
 
-@pytest.mark.slow  # loads the graph family (torch) and draws every plot: about 10 s
-def test_the_site_builds_a_leaderboard_from_a_committed_runs_file(tmp_path, capsys):
-    """What `bash reports/regenerate.sh --site` runs for each suite, here for quickstart into a temporary folder."""
-    assert re.search(r'--site\) harness report "suites/\$suite.yaml" --runs "reports/\$suite/runs.csv" '
-                     r'.*--format html', SCRIPT)
-    suite, runs = REPORTS.parent / "suites" / "quickstart.yaml", REPORTS / "quickstart" / "runs.csv"
-    assert main(["report", str(suite), "--runs", str(runs), "--out", str(tmp_path), "--format", "html"]) == 0
-    assert [p.name for p in tmp_path.iterdir()] == ["leaderboard.html"]
-    page = (tmp_path / "leaderboard.html").read_text(encoding="utf-8")
-    methods = {row["method"] for row in csv.DictReader(runs.open(encoding="utf-8"))}
-    assert 'id="metric-0"' in page and "<img alt=" in page and all(f'data-method="{m}"' in page for m in methods)
+def test_the_site_mode_builds_the_site_from_the_committed_exports():
+    """What `bash reports/regenerate.sh --site` runs; tests/reporting/test_site*.py test the command itself."""
+    assert re.search(r'--site.*\n.*exec harness site --out reports/site --plots\n', SCRIPT)

@@ -22,6 +22,8 @@ Stable hooks (tests and scripts may rely on them):
   Measured rows `tr.measured`, cells `td.cell.measured[data-col][data-value][title]` (`title`
   lists seeds and run ids), `.best` (bold, rank 1), `.second` (rank 2), `td.cell.missing` (not run).
   Cited rows `tbody.cited-rows > tr.cited`, cells `td.cell.cited` with `.source` and `.delta`.
+- In a site (`links` given): `nav#site-nav` with `a#to-index` and an `a.method-page` per method page;
+  method row labels link to their method page (`a.method-link`).
 - `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`, `.statistic`,
   `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers), `#notes`
   (`li.note`, the suite's `report.notes`) and `#plots` (`figure.plot > img`) only when there are some.
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, Template
+from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from harness.reporting.claims import TEST_NOTE
@@ -56,11 +58,25 @@ class Leaderboard:
     cited: tuple[CitedValue, ...]  # the papers' numbers for this metric, as rows of their own
 
 
-def render_html(data: ReportData, plots: dict[str, bytes]) -> str:
-    """The whole page; `plots` maps a title to PNG bytes, shown in the order given."""
-    css, script = _asset("leaderboard.css"), _asset("leaderboard.js")
-    return _template().render(
-        policy=_policy(css, script), css=Markup(css), script=Markup(script),
+@dataclass(frozen=True)
+class SiteLinks:
+    """Where a page inside a leaderboard site (`harness site`) links to: relative paths, so it opens from file://."""
+
+    index: str                   # the site's index page
+    method_pages: dict[str, str]  # registered method name -> its page
+    row_methods: dict[str, str]   # a row label (a suite's method or variant) -> its registered method name
+
+    def method_page(self, label: str) -> str | None:
+        name = self.row_methods.get(label)
+        return None if name is None else self.method_pages.get(name)
+
+
+def render_html(data: ReportData, plots: dict[str, bytes], links: SiteLinks | None = None) -> str:
+    """The whole page; `plots` maps a title to PNG bytes, shown in the order given; `links` when it is part
+    of a site (a link back to the index, method names linked to their pages)."""
+    css, script = asset("leaderboard.css"), asset("leaderboard.js")
+    return environment().get_template("leaderboard.html.j2").render(
+        policy=content_policy(css, script), css=Markup(css), script=Markup(script), links=links,
         suite=data.suite, interval_note=interval_note(data), provenance=data.provenance, datasets=data.datasets,
         boards=[_leaderboard(data, board, index) for index, board in enumerate(tables(data))],
         references=data.references, notes=data.suite.report.notes, claims=data.claims, test_note=TEST_NOTE,
@@ -68,21 +84,23 @@ def render_html(data: ReportData, plots: dict[str, bytes]) -> str:
 
 
 @cache
-def _template() -> Template:
+def environment() -> Environment:
+    """The templates' environment: autoescaped, strict, with the filters every page's cells need."""
     environment = Environment(loader=PackageLoader("harness.reporting", "templates"), autoescape=True,
                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                               keep_trailing_newline=True)
     environment.filters.update(sort_value=_sort_value, runs_title=_runs_title, cited_text=cited_text,
                                format_number=format_number, off_table=off_table, slug=_slug)
-    return environment.get_template("leaderboard.html.j2")
+    return environment
 
 
 @cache
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """A file of `templates/` (a style sheet or script), inlined into pages."""
     return files("harness.reporting").joinpath("templates", name).read_text(encoding="utf-8")
 
 
-def _policy(css: str, script: str) -> str:
+def content_policy(css: str, script: str) -> str:
     """Nothing loads from anywhere; only our own style and script (by hash), and data: images."""
     def digest(text: str) -> str:
         return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()

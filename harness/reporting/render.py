@@ -53,6 +53,11 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
     return written
 
 
+def plot_pngs(data: ReportData) -> dict[str, bytes]:
+    """PNG bytes of every plot, saving no file: what a leaderboard page embeds."""
+    return _plots(data, Path(), [], set())
+
+
 def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> dict[str, bytes]:
     """PNG bytes of every plot (for the HTML page); saved as PNG and/or PDF files when asked."""
     import matplotlib.pyplot as plt

@@ -59,15 +59,21 @@ def page_file(toy_report, tmp_path) -> Path:
     return path
 
 
-@pytest.fixture
-def opened(browser, page_file):
-    """The page opened from its file:// URL, with every console error, request and dialog recorded."""
+def recorded(page) -> dict[str, list[str]]:
+    """What `page` does from now on: every console error, request and dialog (dismissed)."""
     events: dict[str, list[str]] = {"errors": [], "requests": [], "dialogs": []}
-    page = browser.new_page()
     page.on("console", lambda m: m.type == "error" and events["errors"].append(m.text))
     page.on("pageerror", lambda e: events["errors"].append(str(e)))
     page.on("request", lambda r: events["requests"].append(r.url))
     page.on("dialog", lambda d: (events["dialogs"].append(d.message), d.dismiss()))
+    return events
+
+
+@pytest.fixture
+def opened(browser, page_file):
+    """The page opened from its file:// URL, with every console error, request and dialog recorded."""
+    page = browser.new_page()
+    events = recorded(page)
     page.goto(page_file.as_uri(), wait_until="load")
     yield page, events
     page.close()

@@ -1,5 +1,6 @@
-// Sorts and filters the leaderboard in place. It reads names from data-* attributes only: no report string is
-// ever written into this script, and the page's Content-Security-Policy allows no other script (by hash).
+// Sorts and filters the leaderboard (and the pages of `harness site`) in place. It reads names from data-*
+// attributes only: no report string is ever written into this script, and the page's Content-Security-Policy
+// allows no other script (by hash).
 (function () {
   function value(row, col) {
     var cell = row.querySelector('td[data-col="' + col + '"]');
@@ -22,10 +23,14 @@
     });
     rows.forEach(function (row) { body.appendChild(row); });
   }
+  function control(id) {  // a page of the site may lack a filter: it then filters nothing
+    var el = document.getElementById(id);
+    return el ? el.value : '';
+  }
   function applyFilters() {
-    var dataset = document.getElementById('filter-dataset').value;
-    var metric = document.getElementById('filter-metric').value;
-    var query = document.getElementById('filter-method').value.trim().toLowerCase();
+    var dataset = control('filter-dataset');
+    var metric = control('filter-metric');
+    var query = control('filter-method').trim().toLowerCase();
     document.querySelectorAll('[data-method], [data-dataset]').forEach(function (el) {
       var okMethod = !el.hasAttribute('data-method') ||
         el.getAttribute('data-method').toLowerCase().indexOf(query) !== -1;
@@ -41,6 +46,7 @@
     header.addEventListener('click', function () { sortBy(header); });
   });
   ['filter-dataset', 'filter-metric', 'filter-method'].forEach(function (id) {
-    document.getElementById(id).addEventListener('input', applyFilters);
+    var el = document.getElementById(id);
+    if (el) { el.addEventListener('input', applyFilters); }
   });
 })();

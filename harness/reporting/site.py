@@ -1,0 +1,54 @@
+"""A static leaderboard site: an index of every suite, each suite's leaderboard page, one page per method.
+
+Layout of the output folder (links are relative, so it opens from file:// or any static host):
+`index.html`, `suites/<suite>.html` (the leaderboard `harness report` writes, with a link back to the
+index and its methods linked), `methods/<method>.html`. Every page inlines the one style sheet and the
+leaderboard's sort script under the same Content-Security-Policy as the leaderboard (`html.content_policy`):
+nothing loads from the network, and autoescaping keeps every name from a suite or a run as text.
+
+Stable hooks beyond the leaderboard's: the index has `table#suite-table` (`tr.suite-row[data-suite]`,
+sortable `last run`, `runs`, `claims supported`), a `section.suite[data-suite]` per suite with its headline
+`table.headline` (`a.method-link` row labels) and `li.claim[data-verdict]`, and `#methods` (`a.method-page`).
+A method page has `a#to-index` and a `section.appearance[data-suite]` per suite (`a.suite-link`,
+`tr.ours`, `tr.suite-best`, `table.references`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from markupsafe import Markup
+
+from harness import __version__
+from harness.reporting.html import SiteLinks, asset, content_policy, environment, render_html
+from harness.reporting.render import plot_pngs
+from harness.reporting.site_model import INDEX_PAGE, Site
+
+
+def write_site(site: Site, out: Path, footer: str, plots: bool = False) -> list[Path]:
+    """Write every page of `site` into `out`; `plots` embeds each suite's plots in its page (slower: matplotlib)."""
+    written = [_write(out / INDEX_PAGE, _render("site_index.html.j2", footer, site=site))]
+    for method in site.methods:
+        written.append(_write(out / method.page, _render("site_method.html.j2", footer, method=method)))
+    for summary in site.suites:
+        data = site.reports[summary.name]
+        pages = {name: f"../{page}" for name, page in site.method_pages(summary.name).items()}
+        links = SiteLinks(f"../{INDEX_PAGE}", pages, site.row_methods[summary.name])
+        written.append(_write(out / summary.page, render_html(data, plot_pngs(data) if plots else {}, links)))
+    return written
+
+
+def site_footer(source: str) -> str:
+    """What every page but the suites' own says it was built from (a suite's page has its own provenance)."""
+    return f"built by harness {__version__} (harness site) from {source}"
+
+
+def _render(template: str, footer: str, **context: object) -> str:
+    css, script = asset("leaderboard.css") + asset("site.css"), asset("leaderboard.js")
+    return environment().get_template(template).render(
+        policy=content_policy(css, script), css=Markup(css), script=Markup(script), footer=footer, **context)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
