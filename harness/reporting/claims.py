@@ -64,6 +64,10 @@ def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimRes
     if info is None or info.higher_is_better is None:
         reason = "was not measured" if info is None else "has no direction to compare"
         return ClaimResult(text, NOT_MEASURABLE, f"metric '{check.metric}' {reason}", ())
+    if check.aggregate is not None:
+        from harness.reporting.aggregate_claims import check_aggregate_claim
+
+        return check_aggregate_claim(data, text, check)
     datasets = [d for d in ([check.dataset] if check.dataset else data.datasets) if _runs_on(data, check, d)]
     if not datasets:
         return ClaimResult(text, NOT_MEASURABLE, "its methods never ran on a common dataset", ())
