@@ -25,7 +25,7 @@ from scipy import stats as scipy_stats
 
 from harness.stats import CONFIDENCE
 
-TaskScores = Sequence[Sequence[float]]  # per task, the scores of its runs
+TaskScores = Sequence[np.ndarray | Sequence[float]]  # per task, the scores of its runs
 Batch = list[np.ndarray]  # per task, an array (draws, runs)
 Statistic = Callable[[Batch], np.ndarray]  # a batch -> one value per draw
 
@@ -55,8 +55,9 @@ def optimality_gap(batch: Batch, gamma: float = 1.0) -> np.ndarray:
 
 def statistic(name: str, gamma: float = 1.0) -> Statistic:
     """One of `STATISTICS` by name; `gamma` is the optimality gap's target (1 after normalisation)."""
-    return {"mean": mean_of_task_means, "median": median_of_task_means, "iqm": interquartile_mean,
-            "optimality_gap": partial(optimality_gap, gamma=gamma)}[name]
+    by_name: dict[str, Statistic] = {"mean": mean_of_task_means, "median": median_of_task_means,
+                                     "iqm": interquartile_mean, "optimality_gap": partial(optimality_gap, gamma=gamma)}
+    return by_name[name]
 
 
 def probability_of_improvement(x: Batch, y: Batch) -> np.ndarray:
@@ -108,7 +109,8 @@ def difference_estimate(name: str, a: TaskScores, b: TaskScores, reps: int, rng_
     """statistic(A) - statistic(B) with its interval; A's and B's runs are resampled independently."""
     measure = statistic(name, gamma)
     point = measure(observed(a)) - measure(observed(b))
-    return estimate(point, measure(stratified_resamples(a, reps, rng_a)) - measure(stratified_resamples(b, reps, rng_b)))
+    draws = measure(stratified_resamples(a, reps, rng_a)) - measure(stratified_resamples(b, reps, rng_b))
+    return estimate(point, draws)
 
 
 def improvement_estimate(x: TaskScores, y: TaskScores, reps: int, rng_x: np.random.Generator,

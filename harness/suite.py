@@ -229,8 +229,7 @@ class Aggregates(_Frozen):
     metric: str
     normalise: dict[str, Normalisation] = Field(
         min_length=1, description="per dataset, {low, high}: every dataset of the suite, so tasks share one scale")
-    statistics: list[AggregateStatistic] = Field(
-        default_factory=lambda: ["iqm", "mean", "median", "optimality_gap"], min_length=1)
+    statistics: list[AggregateStatistic] = Field(["iqm", "mean", "median", "optimality_gap"], min_length=1)
     method: str | None = Field(
         None, description="the suite's own method: the report gives its probability of improvement over each other")
     reps: Annotated[StrictInt, Field(ge=100, le=100_000)] = Field(2000, description="bootstrap draws")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
-import subprocess
 from types import SimpleNamespace
 
 import numpy as np
@@ -21,6 +19,7 @@ from harness.reporting.render import write_report
 from harness.stats import summarize
 from harness.suite import Aggregates, ClaimCheck, Normalisation
 from tests.reporting.fixed_store import EVIL_NAME, write_fixed_store
+from tests.reporting.latex_build import assert_latex_compiles
 
 SCORE = MetricInfo("score", True, "quality")
 ERROR = MetricInfo("error", False, "quality")
@@ -81,7 +80,8 @@ def test_the_report_gives_each_method_its_statistics_and_the_own_method_its_impr
 
 def test_each_methods_intervals_do_not_depend_on_the_other_methods():
     alone = _data({("a", "d1"): _runs(70), ("a", "d2"): _runs(60, seed=1)})
-    beside = _data({("z", "d1"): _runs(10), ("a", "d1"): _runs(70), ("z", "d2"): _runs(20), ("a", "d2"): _runs(60, seed=1)})
+    beside = _data({("z", "d1"): _runs(10), ("a", "d1"): _runs(70),
+                    ("z", "d2"): _runs(20), ("a", "d2"): _runs(60, seed=1)})
     first = next(r for r in aggregate_report(alone).rows if r.method == "a")
     second = next(r for r in aggregate_report(beside).rows if r.method == "a")
     assert first == second
@@ -170,11 +170,4 @@ def test_a_claim_over_an_aggregate_is_reported_with_its_verdict(aggregate_report
 
 
 def test_latex_with_aggregates_compiles_with_pdflatex(aggregate_report_data, tmp_path):
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended)")
-    (tmp_path / "report.tex").write_text(render_latex(aggregate_report_data))
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage[utf8]{inputenc}\\usepackage{booktabs}"
-                                      "\\begin{document}\\input{report.tex}\\end{document}\n")
-    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout[-2000:]
+    assert_latex_compiles(render_latex(aggregate_report_data), tmp_path)
