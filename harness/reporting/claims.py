@@ -37,6 +37,17 @@ TEST_NOTE = (f"one-sided exact Wilcoxon signed-rank test over seeds per dataset 
              f"Holm-corrected over the claim's datasets, alpha {ALPHA}; deterministic metrics are compared exactly")
 
 
+AGGREGATE_TEST_NOTE = ("claims over an aggregate ('aggregate:'): the 95% stratified-bootstrap interval of the "
+                       "difference across datasets (of P(X > Y) against 1/2), see the aggregates section")
+
+
+def test_note(data: "ReportData") -> str:
+    """How the report's claims are decided: the Wilcoxon rule, and the interval rule when a claim is aggregate."""
+    if any(claim.check.aggregate is not None for claim in data.suite.claims):
+        return f"{TEST_NOTE}; {AGGREGATE_TEST_NOTE}"
+    return TEST_NOTE
+
+
 @dataclass(frozen=True)
 class Pairs:
     """One dataset's matched values of the claim's two sides, with the runs behind them."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from harness.reporting.aggregates import improvement_rows, statistic_columns, statistic_rows
-from harness.reporting.claims import TEST_NOTE
+from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.markdown_table import markdown_table
 from harness.reporting.model import ReportData
@@ -114,7 +114,7 @@ def _notes(data: ReportData) -> list[str]:
 def _claims(data: ReportData) -> list[str]:
     if not data.claims:
         return []
-    lines = ["## Claims checked against measured results", "", f"Test: {escape(TEST_NOTE)}.", "",
+    lines = ["## Claims checked against measured results", "", f"Test: {escape(test_note(data))}.", "",
              "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
     for claim in data.claims:
         runs = ", ".join(claim.run_ids) or "—"

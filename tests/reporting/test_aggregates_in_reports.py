@@ -152,6 +152,7 @@ def test_every_format_shows_the_aggregates_with_names_escaped(aggregate_report_d
     assert "| method | IQM ↑ | Mean ↑ | Median ↑ | Optimality gap ↓ |" in section
     assert "evil\\<script\\>" in section and "<script>" not in markdown
     assert "| thr\\[t=0.0\\] | " in section and "P(X \\> Y)" in section
+    assert "claims over an aggregate" in markdown.split("## Claims checked", 1)[1]
     latex = render_latex(aggregate_report_data)
     assert "aggregates across datasets" in latex and EVIL_NAME not in latex and "↓" not in latex
     written = write_report(aggregate_report_data, tmp_path / "out", ("csv", "png"))
