@@ -203,6 +203,47 @@ class Reference(_Frozen):
         return self
 
 
+AggregateStatistic = Literal["mean", "median", "iqm", "optimality_gap"]  # harness.aggregates.STATISTICS
+
+
+class Normalisation(_Frozen):
+    """One dataset's min-max normalisation: `low` (e.g. a random scorer's score) maps to 0, `high` (a reference
+    method's) to 1. For a lower-is-better metric `low` is the larger number, so normalised scores rise."""
+
+    low: Number
+    high: Number
+
+    @model_validator(mode="after")
+    def _distinct(self) -> "Normalisation":
+        if self.low == self.high:
+            raise ValueError(f"low and high are both {self.low}; normalising divides by their difference")
+        return self
+
+    def apply(self, score: float) -> float:
+        return (score - self.low) / (self.high - self.low)
+
+
+class Aggregates(_Frozen):
+    """Report-level aggregates of one metric over the suite's datasets (rliable's; `harness.aggregates`)."""
+
+    metric: str
+    normalise: dict[str, Normalisation] = Field(
+        min_length=1, description="per dataset, {low, high}: every dataset of the suite, so tasks share one scale")
+    statistics: list[AggregateStatistic] = Field(["iqm", "mean", "median", "optimality_gap"], min_length=1)
+    method: str | None = Field(
+        None, description="the suite's own method: the report gives its probability of improvement over each other")
+    reps: Annotated[StrictInt, Field(ge=100, le=100_000)] = Field(2000, description="bootstrap draws")
+    gamma: Number = Field(1.0, description="the optimality gap's target, on the normalised scale")
+    seed: Seed = Field(0, description="the bootstrap's seed")
+
+    @field_validator("statistics")
+    @classmethod
+    def _unique_statistics(cls, names: list[str]) -> list[str]:
+        if len(set(names)) != len(names):
+            raise ValueError("statistics repeat; list each once")
+        return names
+
+
 class ClaimCheck(_Frozen):
     metric: str
     best: str | None = Field(None, description="this method has the best mean on every dataset")
@@ -216,6 +257,10 @@ class ClaimCheck(_Frozen):
         None, description="a validation figure (a measure the methods record, e.g. best_val_auprc): a method with "
                           "several grid variants is represented, per dataset, by the variant with its best mean; "
                           "never a test metric")
+    aggregate: Literal[AggregateStatistic, "probability_of_improvement"] | None = Field(
+        None, description="state 'best' / 'better' over this aggregate of the suite's `aggregates` block, across "
+                          "datasets, decided by the stratified-bootstrap 95% interval of the difference (of P(X > Y) "
+                          "against 1/2)")
 
     @model_validator(mode="after")
     def _one_form(self) -> "ClaimCheck":
@@ -228,6 +273,9 @@ class ClaimCheck(_Frozen):
         if self.select_by is not None and self.select_by == self.metric:
             raise ValueError(f"'select_by: {self.select_by}' is the claim's own metric: a variant chosen on the "
                              "test metric flatters it; name a validation figure or one variant")
+        if self.aggregate is not None and (self.dataset is not None or self.at_matched is not None):
+            raise ValueError(f"'aggregate: {self.aggregate}' is over all datasets at the runs' own values; "
+                             "it takes neither 'dataset' nor 'at_matched'")
         return self
 
 
@@ -316,6 +364,7 @@ class Suite(_Frozen):
     claims: list[Claim] = Field(default_factory=list)
     report: ReportBlock = Field(default_factory=ReportBlock)
     regression: Regression = Field(default_factory=Regression)
+    aggregates: Aggregates | None = None
 
     @field_validator("schema_version", mode="before")
     @classmethod

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from harness.errors import RegistryError
 from harness.measure import HARDWARE_MEASURES
 from harness.registry import datasets, methods, metrics, tasks
+from harness.suite_aggregates import check_aggregates
 from harness.yaml_source import YamlSource
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ def check_names(suite: Suite, source: YamlSource) -> None:
             raise source.error(("claims", index, "check", "select_by"), f"'{select_by}' is not in the report's "
                                "measures", hint="List it under report.measures, so the report shows what chose "
                                                 "each variant.")
+    check_aggregates(suite, source)
 
 
 def _names_method(value: str, names: dict[str, Any]) -> bool:

@@ -38,13 +38,16 @@ def _check_claim_representatives(suite: Suite, source: YamlSource, variants: dic
 
 def undecidable_claims(suite: Suite, source: YamlSource) -> list[str]:
     """Claims that the suite's seeds can never support: the smallest Wilcoxon p over its datasets,
-    Holm-corrected, stays at or above alpha. Deterministic metrics are compared exactly and never warn."""
+    Holm-corrected, stays at or above alpha. Deterministic metrics are compared exactly and aggregate claims
+    by an interval; neither warns."""
     warnings = []
     seeds = len(suite.defaults.seeds)
     for index, claim in enumerate(suite.claims):
         metric = claim.check.metric
         if metric in suite.metrics and metric_registry.get(metric, suite.family).deterministic:
             continue
+        if claim.check.aggregate is not None:
+            continue  # decided by a bootstrap interval over all datasets, not by Wilcoxon tests per dataset
         datasets = len(_claim_datasets(suite, claim.check))
         if not datasets:
             continue

@@ -37,6 +37,17 @@ TEST_NOTE = (f"one-sided exact Wilcoxon signed-rank test over seeds per dataset 
              f"Holm-corrected over the claim's datasets, alpha {ALPHA}; deterministic metrics are compared exactly")
 
 
+AGGREGATE_TEST_NOTE = ("claims over an aggregate ('aggregate:'): the 95% stratified-bootstrap interval of the "
+                       "difference across datasets (of P(X > Y) against 1/2), see the aggregates section")
+
+
+def test_note(data: "ReportData") -> str:
+    """How the report's claims are decided: the Wilcoxon rule, and the interval rule when a claim is aggregate."""
+    if any(claim.check.aggregate is not None for claim in data.suite.claims):
+        return f"{TEST_NOTE}; {AGGREGATE_TEST_NOTE}"
+    return TEST_NOTE
+
+
 @dataclass(frozen=True)
 class Pairs:
     """One dataset's matched values of the claim's two sides, with the runs behind them."""
@@ -64,6 +75,10 @@ def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimRes
     if info is None or info.higher_is_better is None:
         reason = "was not measured" if info is None else "has no direction to compare"
         return ClaimResult(text, NOT_MEASURABLE, f"metric '{check.metric}' {reason}", ())
+    if check.aggregate is not None:
+        from harness.reporting.aggregate_claims import check_aggregate_claim
+
+        return check_aggregate_claim(data, text, check)
     datasets = [d for d in ([check.dataset] if check.dataset else data.datasets) if _runs_on(data, check, d)]
     if not datasets:
         return ClaimResult(text, NOT_MEASURABLE, "its methods never ran on a common dataset", ())

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from harness.aggregates import Estimate
+from harness.reporting.aggregates import AggregateReport
 from harness.reporting.layout import table
 from harness.reporting.model import ReportData
 
@@ -37,3 +39,24 @@ def cells_frame(data: ReportData) -> pd.DataFrame:
 
 def render_csv(data: ReportData) -> str:
     return cells_frame(data).to_csv(index=False)
+
+
+AGGREGATE_COLUMNS = ["method", "statistic", "versus", "estimate", "ci_low", "ci_high", "metric", "datasets", "reps",
+                     "missing"]
+
+
+def render_aggregates_csv(report: AggregateReport) -> str:
+    """One row per method and statistic, then one per probability of improvement (`versus` names the rival)."""
+    block = report.block
+    rows = [{"method": row.method, "statistic": name, **_estimate_columns(row.estimates.get(name), row.missing)}
+            for row in report.rows for name in block.statistics]
+    rows += [{"method": i.method, "statistic": "probability_of_improvement", "versus": i.rival,
+              **_estimate_columns(i.estimate, i.missing)} for i in report.improvements]
+    frame = pd.DataFrame(rows, columns=AGGREGATE_COLUMNS)
+    return frame.assign(metric=block.metric, datasets=" ".join(report.datasets), reps=block.reps).to_csv(index=False)
+
+
+def _estimate_columns(found: Estimate | None, missing: str) -> dict[str, float | str | None]:
+    if found is None:
+        return {"missing": missing or None}
+    return {"estimate": found.point, "ci_low": found.low, "ci_high": found.high}

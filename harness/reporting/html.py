@@ -41,7 +41,7 @@ from importlib.resources import files
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from harness.reporting.claims import TEST_NOTE
+from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import Cell, CitedValue, MetricInfo, ReportData
 
@@ -79,7 +79,7 @@ def render_html(data: ReportData, plots: dict[str, bytes], links: SiteLinks | No
         policy=content_policy(css, script), css=Markup(css), script=Markup(script), links=links,
         suite=data.suite, interval_note=interval_note(data), provenance=data.provenance, datasets=data.datasets,
         boards=[_leaderboard(data, board, index) for index, board in enumerate(tables(data))],
-        references=data.references, notes=data.suite.report.notes, claims=data.claims, test_note=TEST_NOTE,
+        references=data.references, notes=data.suite.report.notes, claims=data.claims, test_note=test_note(data),
         failures=data.failures, plots={name: base64.b64encode(png).decode() for name, png in plots.items()})
 
 

@@ -5,6 +5,7 @@ so a reader never takes them for ours.
 """
 from __future__ import annotations
 
+from harness.reporting.aggregates import AggregateReport, improvement_rows, statistic_columns, statistic_rows
 from harness.reporting.layout import Table, cited_text, interval_note, off_table, tables
 from harness.reporting.model import ReportData
 
@@ -18,9 +19,13 @@ def escape(text: str) -> str:
     return "".join(_SPECIAL.get(char, char) for char in str(text))
 
 
+_SYMBOLS = {"±": r"$\pm$", "—": "--", "−": "-", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\to$",
+            "γ": r"$\gamma$"}
+
+
 def _cell(text: str) -> str:
-    """A formatted cell in math-safe LaTeX: the ± sign becomes $\\pm$."""
-    return escape(text).replace("±", r"$\pm$").replace("—", "--")
+    """Formatted text in LaTeX without Unicode: the ± sign becomes $\\pm$, arrows and γ math symbols."""
+    return "".join(_SYMBOLS.get(char, char) for char in escape(text))
 
 
 def render_latex(data: ReportData) -> str:
@@ -30,6 +35,8 @@ def render_latex(data: ReportData) -> str:
     body = []
     for table in tables(data):
         body += _table(data, table)
+    if data.aggregates is not None:
+        body += _aggregates(data.suite.suite, data.aggregates)
     return "\n".join(header + body)
 
 
@@ -59,6 +66,23 @@ def _table(data: ReportData, table: Table) -> list[str]:
             values = [_cell(cited_text(ref)) if col == ref.dataset else "" for col in table.cols]
             label = f"{escape(ref.method)}$^\\dagger${_cell(off_table(ref, table.cols))} ({escape(ref.source)})"
             lines.append(label + " & " + " & ".join(values) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    return lines
+
+
+def _aggregates(suite: str, report: AggregateReport) -> list[str]:
+    """The aggregates across datasets, then the probability-of-improvement rows, in one table."""
+    columns = statistic_columns(report)
+    caption = f"{escape(suite)}: aggregates across datasets. {_cell(report.method_note)}"
+    lines = [r"\begin{table}[t]", r"\centering", f"\\caption{{{caption}}}",
+             f"\\label{{tab:{_label(suite)}-aggregates}}", r"\begin{tabular}{l" + "r" * len(columns) + "}",
+             r"\toprule", "Method & " + " & ".join(_cell(c) for c in columns) + r" \\", r"\midrule"]
+    lines += [escape(method) + " & " + " & ".join(_cell(c) for c in cells) + r" \\"
+              for method, cells in statistic_rows(report)]
+    if report.improvements:
+        lines += [r"\midrule", f"\\multicolumn{{{len(columns) + 1}}}{{l}}{{$P(X > Y)$, 95\\% interval}} \\\\"]
+        lines += [f"{escape(x)} vs {escape(y)} & \\multicolumn{{{len(columns)}}}{{l}}{{{_cell(text)}}} \\\\"
+                  for x, y, text in improvement_rows(report)]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return lines
 

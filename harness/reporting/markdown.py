@@ -1,7 +1,8 @@
 """The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
 from __future__ import annotations
 
-from harness.reporting.claims import TEST_NOTE
+from harness.reporting.aggregates import improvement_rows, statistic_columns, statistic_rows
+from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.markdown_table import markdown_table
 from harness.reporting.model import ReportData
@@ -28,7 +29,7 @@ def render_markdown(data: ReportData) -> str:
               "not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    for section in (_definitions, _ranking, _references, _notes, _claims, _bootstrap, _failures, _runs):
+    for section in (_definitions, _ranking, _aggregates, _references, _notes, _claims, _bootstrap, _failures, _runs):
         lines += section(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
@@ -75,6 +76,22 @@ def _ranking(data: ReportData) -> list[str]:
             *markdown_table("method", ["win rate"], ranked), ""]
 
 
+def _aggregates(data: ReportData) -> list[str]:
+    """Each method's aggregates across datasets, then the suite's method's probability of improvement."""
+    report = data.aggregates
+    if report is None:
+        return []
+    rows = [(escape(method), cells) for method, cells in statistic_rows(report)]
+    lines = [f"## Aggregates across datasets ({escape(report.block.metric)}, normalised)", "",
+             escape(report.method_note), "",
+             *markdown_table("method", [escape(c) for c in statistic_columns(report)], rows), ""]
+    if report.improvements:
+        lines += ["Probability of improvement, P(X > Y), with its 95% interval:", "",
+                  "| X | Y | P(X > Y) |", "|---|---|---:|",
+                  *(f"| {escape(x)} | {escape(y)} | {escape(text)} |" for x, y, text in improvement_rows(report)), ""]
+    return lines
+
+
 def _references(data: ReportData) -> list[str]:
     if not data.references:
         return []
@@ -97,7 +114,7 @@ def _notes(data: ReportData) -> list[str]:
 def _claims(data: ReportData) -> list[str]:
     if not data.claims:
         return []
-    lines = ["## Claims checked against measured results", "", f"Test: {escape(TEST_NOTE)}.", "",
+    lines = ["## Claims checked against measured results", "", f"Test: {escape(test_note(data))}.", "",
              "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
     for claim in data.claims:
         runs = ", ".join(claim.run_ids) or "—"

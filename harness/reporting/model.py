@@ -10,7 +10,7 @@ import hashlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import __version__
 from harness.environment import git_state
@@ -20,6 +20,8 @@ from harness.registry import metrics as metric_registry
 from harness.stats import CellStats, summarize
 from harness.suite import Suite
 
+if TYPE_CHECKING:
+    from harness.reporting.aggregates import AggregateReport
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ class ReportData:
     interval: str = "t"  # "t" (Student) or "bootstrap" (percentile), over seeds
     variants: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # label -> (suite entry, params)
     records: tuple[dict[str, Any], ...] = ()  # the stored runs behind the report
+    aggregates: AggregateReport | None = None  # across datasets, when the suite declares `aggregates:`
 
     def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
         return self.cells.get((method, dataset, metric))
@@ -193,6 +196,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
 
     `bootstrap` maps run_id -> metric -> within-run bootstrap stderr, when computed.
     """
+    from harness.reporting.aggregates import aggregate_report
     from harness.reporting.claims import check_claims
 
     infos = metric_infos(suite, records)
@@ -224,7 +228,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
                       _provenance(suite, suite_path, records, selection), measured_seeds, interval,
                       {r["method"]: (r.get("method_entry") or r["method"], r.get("params") or {}) for r in records},
                       tuple(records))
-    return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data))})
+    return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data)), "aggregates": aggregate_report(data)})
 
 
 def _value(record: dict[str, Any], name: str, kind: str) -> float:

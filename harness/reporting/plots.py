@@ -1,5 +1,5 @@
 """Plots from the report model (matplotlib, Agg, no display): bars with intervals,
-metric-vs-parameter curves for grid axes, and quality-vs-cost Pareto fronts."""
+metric-vs-parameter curves for grid axes, quality-vs-cost Pareto fronts and aggregate interval estimates."""
 from __future__ import annotations
 
 import math
@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from harness.aggregates import LOWER_IS_BETTER, TITLES  # noqa: E402
 from harness.reporting.model import Cell, ReportData  # noqa: E402
 
 
@@ -24,6 +25,8 @@ def figures(data: ReportData) -> dict[str, Figure]:
     for tradeoff in data.suite.report.tradeoffs:
         if tradeoff.x in data.metrics and tradeoff.y in data.metrics:
             out[f"tradeoff_{tradeoff.y}_vs_{tradeoff.x}"] = tradeoff_curves(data, tradeoff.x, tradeoff.y)
+    if data.aggregates is not None:
+        out[f"aggregates_{data.aggregates.block.metric}"] = aggregate_intervals(data)
     return out
 
 
@@ -148,6 +151,32 @@ def tradeoff_curves(data: ReportData, x: str, y: str) -> Figure:
         ax.set_ylabel(data.metrics[y].label)
         ax.set_title(dataset, fontsize=9)
     axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def aggregate_intervals(data: ReportData) -> Figure:
+    """Each aggregate's 95% interval per method as a bar with a tick at the estimate, a panel per statistic
+    (rliable's `plot_interval_estimates` layout); methods without runs on every dataset are left out."""
+    report = data.aggregates
+    assert report is not None  # `figures` draws it for suites with aggregates only
+    rows = [row for row in report.rows if row.estimates]
+    names = report.block.statistics
+    fig, axes = plt.subplots(1, len(names), figsize=(2.6 * len(names) + 1.2, 0.35 * len(rows) + 1.2),
+                             squeeze=False, sharey=True)
+    colors = method_colors(data.methods)
+    for ax, name in zip(axes[0], names, strict=True):
+        for y, row in enumerate(rows):
+            found = row.estimates[name]
+            ax.barh(y, found.high - found.low, left=found.low, height=0.6, color=colors[row.method], alpha=0.75)
+            ax.vlines(found.point, y - 0.3, y + 0.3, color="black", linewidth=1.2)
+        ax.set_title(TITLES[name] + (" (lower is better)" if name in LOWER_IS_BETTER else ""), fontsize=9)
+        ax.set_xlabel(f"normalised {report.block.metric}", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0][0].set_yticks(range(len(rows)), [row.method for row in rows], fontsize=8)
+    axes[0][0].invert_yaxis()  # the report's first method on top, as the tables list it
+    fig.suptitle(f"{data.suite.suite}: aggregates over {len(report.datasets)} datasets, 95% stratified bootstrap "
+                 "intervals", fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -1,7 +1,8 @@
 """`harness report`: write the chosen formats of one report into a folder.
 
 Files: `report.md`, `report.tex`, `table.csv` (every cell), `runs.csv` (every run, the
-`harness compare` baseline), `leaderboard.html` (plots embedded), `<plot>.png`, `<plot>.pdf`.
+`harness compare` baseline), `aggregates.csv` (when the suite declares aggregates), `leaderboard.html`
+(plots embedded), `<plot>.png`, `<plot>.pdf`.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[Path]:
     """Render `data` in each format into `out`; returns the files written."""
-    from harness.reporting.csv_table import render_csv
+    from harness.reporting.csv_table import render_aggregates_csv, render_csv
     from harness.reporting.latex import render_latex
     from harness.reporting.markdown import render_markdown
 
@@ -45,6 +46,8 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
     if "csv" in formats:
         write("table.csv", render_csv(data))
         write("runs.csv", _runs_csv(data.records))
+        if data.aggregates is not None:
+            write("aggregates.csv", render_aggregates_csv(data.aggregates))
     pngs = _plots(data, out, written, {f for f in formats if f in ("png", "pdf")})
     if "html" in formats:
         from harness.reporting.html import render_html

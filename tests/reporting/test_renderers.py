@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
 import pytest
 
@@ -15,6 +13,7 @@ from harness.reporting.layout import cited_text
 from harness.reporting.markdown import render_markdown
 from harness.reporting.model import CitedValue
 from tests.reporting.fixed_store import EVIL_NAME, write_fixed_store
+from tests.reporting.latex_build import assert_latex_compiles
 
 
 @pytest.fixture
@@ -56,15 +55,7 @@ def test_latex_environments_and_braces_are_balanced(evil_report):
 
 
 def test_latex_compiles_with_pdflatex(evil_report, tmp_path):
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base texlive-latex-recommended)")
-    (tmp_path / "report.tex").write_text(render_latex(evil_report))
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage[utf8]{inputenc}\\usepackage{booktabs}"
-                                      "\\begin{document}\\input{report.tex}\\end{document}\n")
-    result = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout[-2000:]
-    assert (tmp_path / "doc.pdf").stat().st_size > 1000
+    assert_latex_compiles(render_latex(evil_report), tmp_path)
 
 
 def test_n1_cell_shows_no_interval_and_failures_are_counted(evil_report):
