@@ -64,8 +64,13 @@ class TableSource:
 
     @property
     def name(self) -> str:
-        """The file or Hub repository, as errors and problem sets name it."""
-        return self.path or f"{self.repo}" + (f" ({self.config})" if self.config else "")
+        """The file or Hub repository, as errors name it."""
+        return self.path or self.repo or ""
+
+    @property
+    def label(self) -> str:
+        """The file's name or the Hub repository, as a report names the data."""
+        return Path(self.path).name if self.path else self.name
 
 
 def table_source(format: Any, path: Any = None, *, repo: Any = None, config: Any = None, split: Any = None,

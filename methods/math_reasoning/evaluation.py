@@ -107,7 +107,7 @@ def hf_problems(format: str, path: str | None = None, style: Style = "math", spl
                         hint="math: problem, solution (answer boxed or given); gsm8k: question, answer ('#### n').")
     source = table_source(format, path, repo=repo, config=config, split=split, cache_dir=cache_dir, fields=fields)
     rows = read_rows(source, ROW_FIELDS[style])
-    return _from_report(Path(source.name).name, source.name, load_rows(rows, source.name, style, on_error))
+    return _from_report(source.label, source.name, load_rows(rows, source.name, style, on_error))
 
 
 def predictions_table(problems: Sequence[Problem], output: EvaluationOutput) -> pd.DataFrame:
