@@ -3,7 +3,8 @@
 A loader argument named `path` or ending in `_path` is a file (or a folder of files, such
 as a TU dataset's raw text files) under the data root: it is resolved here, checked to
 exist, and its content hash enters the fingerprint, so a changed file means new runs
-while a moved data root does not.
+while a moved data root does not. Arguments `format: hub, repo: ...` name a Hub dataset in the
+local cache (`harness.hf_datasets`): its cached files are hashed the same way.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from harness.errors import DataError
 from harness.fingerprint import digest, file_sha256, folder_sha256
+from harness.hf_datasets import hub_fingerprint
 
 DATA_ROOT_ENV = "HARNESS_DATA_ROOT"
 DEFAULT_DATA_ROOT = Path("data")
@@ -53,7 +55,9 @@ def resolve_dataset(name: str, loader: str, args: dict[str, Any], split: dict[st
         else:
             load_args[key] = value
             content[key] = value
-    fingerprint = digest({"loader": loader, "args": content, "split": split})
+    identity = {"loader": loader, "args": content, "split": split}
+    cached = hub_fingerprint(args)
+    fingerprint = digest(identity if cached is None else identity | {"hub_cache": cached})
     return ResolvedDataset(name, loader, dict(args), load_args, dict(split), fingerprint)
 
 

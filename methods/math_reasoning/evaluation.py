@@ -21,8 +21,10 @@ from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from methods.math_reasoning import generator
 from methods.math_reasoning.answers import AnswerCheck, average_at_k, check_answer
-from methods.math_reasoning.problems import (LoadReport, OnError, Problem, SkippedLine, load_champ,
-                                             load_gsm8k_jsonl, load_math_jsonl, load_problems_jsonl)
+from harness.hf_datasets import read_rows, table_source
+from methods.math_reasoning.problems import (ROW_FIELDS, LoadReport, OnError, Problem, SkippedLine, Style,
+                                             load_champ, load_gsm8k_jsonl, load_math_jsonl, load_problems_jsonl,
+                                             load_rows)
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,19 @@ def gsm8k_jsonl(path: str, on_error: OnError = "raise") -> ProblemSet:
 def problems_jsonl(path: str, on_error: OnError = "raise") -> ProblemSet:
     """The harness's own problem JSONL (`problems.write_jsonl`); skipped lines are logged and counted."""
     return _from_report(Path(path).name, path, load_problems_jsonl(Path(path), on_error))
+
+
+def hf_problems(format: str, path: str | None = None, style: Style = "math", split: str | None = None,
+                fields: dict[str, str] | None = None, repo: str | None = None, config: str | None = None,
+                cache_dir: str | None = None, on_error: OnError = "raise") -> ProblemSet:
+    """MATH- or GSM8K-style problems (`style`) from local Hugging Face data in any `harness.hf_datasets` format;
+    `fields` maps the style's field names to the data's columns. Bad rows are logged and counted under skip."""
+    if style not in ROW_FIELDS:
+        raise DataError(f"style must be one of {sorted(ROW_FIELDS)}, not {style!r}", field="args.style",
+                        hint="math: problem, solution (answer boxed or given); gsm8k: question, answer ('#### n').")
+    source = table_source(format, path, repo=repo, config=config, split=split, cache_dir=cache_dir, fields=fields)
+    rows = read_rows(source, ROW_FIELDS[style])
+    return _from_report(source.label, source.name, load_rows(rows, source.name, style, on_error))
 
 
 def predictions_table(problems: Sequence[Problem], output: EvaluationOutput) -> pd.DataFrame:
