@@ -65,11 +65,15 @@ class CellComparison:
 
 @dataclass(frozen=True)
 class Comparison:
+    """Every cell of two sides; `samples` says what a cell's values are drawn over: seeds (runs of a suite)
+    or rounds (a pytest-benchmark's timings)."""
+
     base: str
     cand: str
     cells: list[CellComparison]
     failed_cand_runs: int = 0
     criteria: list[Criterion] = field(default_factory=list)
+    samples: str = "seeds"
 
     def counts(self) -> dict[Status, int]:
         return {status: sum(c.status is status for c in self.cells) for status in Status}
@@ -170,7 +174,7 @@ def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
     direction = Status.IMPROVED if sign * (cand_mean - base_mean) > 0 else Status.REGRESSED
     if len(base) < 2 or len(cand) < 2:
         return verdict(direction, test="none (n=1: tolerance alone)")
-    test = change_test(base, cand, criterion.higher_is_better)
+    test = change_test(base, cand, criterion.higher_is_better, criterion.paired)
     return verdict(direction if test.significant else Status.INSIGNIFICANT, test=test.test, p_value=test.p_value)
 
 

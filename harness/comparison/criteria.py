@@ -27,13 +27,18 @@ DEFAULT_MAX_DROP = 0.0
 
 @dataclass(frozen=True)
 class Criterion:
-    """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule."""
+    """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule.
+
+    `paired`: whether values with the same seed on both sides are paired samples (a run's seeds are;
+    a benchmark's rounds are not).
+    """
 
     metric: str
     column: str
     higher_is_better: bool
     hardware: bool
     rule: RegressionRule
+    paired: bool = True
 
     @property
     def tolerance(self) -> str:
