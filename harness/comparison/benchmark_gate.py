@@ -3,7 +3,8 @@
 Each benchmark becomes a cell (method: the test, dataset: its module) judged by `compare_frames` as any
 hardware figure is: a time beyond the ratio in the slow (fast) direction is a regression (improvement).
 Where both files carry each round's time (`--benchmark-save-data`) the rounds are the samples and the change
-must also be significant, by Welch's t-test (round i of one file is no pair of round i of the other);
+must also be significant, by Welch's t-test on log times (round i of one file is no pair of round i of the
+other, and timing noise is a factor);
 otherwise the medians are judged on the ratio alone, and the cell says so. Times are judged only when both
 files' machines have one fingerprint (`benchmark_hardware`); otherwise every benchmark is incomparable,
 which does not fail the gate.
@@ -34,7 +35,8 @@ def compare_benchmarks(base: str, cand: str, max_ratio: float = DEFAULT_MAX_RATI
     base_file, cand_file = load_benchmark_file(base, repo), load_benchmark_file(cand, repo)
     by_rounds = _with_rounds(base_file) & _with_rounds(cand_file)
     rule = RegressionRule(metric=TIME, max_ratio=max_ratio)
-    criterion = Criterion(TIME, f"measure.{TIME}", higher_is_better=False, hardware=True, rule=rule, paired=False)
+    criterion = Criterion(TIME, f"measure.{TIME}", higher_is_better=False, hardware=True, rule=rule,
+                          paired=False, log_scale=True)
     comparison = compare_frames(_side(base_file, by_rounds), _side(cand_file, by_rounds), [criterion],
                                 base_file.source, cand_file.source)
     other_hardware = hardware_difference(base_file.machine_info, cand_file.machine_info)

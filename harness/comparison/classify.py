@@ -174,7 +174,7 @@ def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
     direction = Status.IMPROVED if sign * (cand_mean - base_mean) > 0 else Status.REGRESSED
     if len(base) < 2 or len(cand) < 2:
         return verdict(direction, test="none (n=1: tolerance alone)")
-    test = change_test(base, cand, criterion.higher_is_better, criterion.paired)
+    test = change_test(base, cand, criterion.higher_is_better, criterion.paired, criterion.log_scale)
     return verdict(direction if test.significant else Status.INSIGNIFICANT, test=test.test, p_value=test.p_value)
 
 

@@ -30,7 +30,8 @@ class Criterion:
     """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule.
 
     `paired`: whether values with the same seed on both sides are paired samples (a run's seeds are;
-    a benchmark's rounds are not).
+    a benchmark's rounds are not). `log_scale`: whether the significance test takes logs, for figures
+    whose noise is a factor (a benchmark's round times).
     """
 
     metric: str
@@ -39,6 +40,7 @@ class Criterion:
     hardware: bool
     rule: RegressionRule
     paired: bool = True
+    log_scale: bool = False
 
     @property
     def tolerance(self) -> str:

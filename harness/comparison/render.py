@@ -24,8 +24,8 @@ _RULE_TEXTS = {
               "mean ± 95% CI half-width over seeds (Student t)"),
     "rounds": (f"a benchmark regresses (improves) when its time per call moves beyond max_ratio in the slow (fast) "
                f"direction and, where both files hold round times (--benchmark-save-data), a one-sided Welch "
-               f"t-test over rounds gives p < {ALPHA:g}, else on medians alone; times are seconds, mean ± 95% CI "
-               "half-width over rounds (Student t) or the median; judged only on matching hardware"),
+               f"t-test on log round times gives p < {ALPHA:g}, else on medians alone; times are seconds, "
+               "mean ± 95% CI half-width over rounds (Student t) or the median; judged only on matching hardware"),
 }
 
 

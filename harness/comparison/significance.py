@@ -2,6 +2,9 @@
 
 Matching seeds are paired (`harness.stats.paired_test`'s paired t); otherwise Welch's t-test, as for
 samples that pair nothing (a benchmark's rounds: round 3 of one file has nothing to do with round 3 of another).
+Times are tested on the log scale when asked (`log_scale`): their noise is a factor (a busy machine slows a
+round by some fraction of its time), as their `max_ratio` rule is, and a round slowed twice as much on a
+2-round benchmark would otherwise swamp a 3-fold slowdown of both.
 The one-sided rank tests cannot reach p < 0.05 below 5 pairs (Wilcoxon: 2^-n) or 4 runs a side
 (Mann-Whitney: 3 a side give 1/20), which would leave a 3-seed suite's gate unable to ever fire,
 so the gates use t-tests. Claims in reports use the Wilcoxon test (`harness.reporting.claims`).
@@ -30,17 +33,24 @@ class ChangeTest:
 
 
 def change_test(base: dict[int, float], cand: dict[int, float], higher_is_better: bool,
-                paired: bool = True) -> ChangeTest:
-    """One-sided test that the side with the better mean is better; values keyed by seed (by round, unpaired)."""
+                paired: bool = True, log_scale: bool = False) -> ChangeTest:
+    """One-sided test that the side with the better mean is better; values keyed by seed (by round, unpaired).
+
+    `log_scale` tests the logs of the values (when all are positive); the better side is still the one
+    with the better mean, as the tolerance judged it.
+    """
     sign = 1.0 if higher_is_better else -1.0
     cand_better = sign * (np.mean(list(cand.values())) - np.mean(list(base.values()))) > 0
+    logs = log_scale and min(*base.values(), *cand.values()) > 0
+    if logs:
+        base, cand = ({key: math.log(value) for key, value in side.items()} for side in (base, cand))
     better, worse = (cand, base) if cand_better else (base, cand)
     if paired and set(base) == set(cand):
         seeds = sorted(base)
         pairs = paired_test([better[s] for s in seeds], [worse[s] for s in seeds], higher_is_better)
-        return ChangeTest("paired t", pairs.t_test_p)
+        return ChangeTest("paired t" + " (log)" * logs, pairs.t_test_p)
     oriented = [sign * np.fromiter(side.values(), float) for side in (better, worse)]
-    return ChangeTest("Welch t", _welch_p(*oriented))
+    return ChangeTest("Welch t" + " (log)" * logs, _welch_p(*oriented))
 
 
 def _welch_p(better: np.ndarray, worse: np.ndarray) -> float:
