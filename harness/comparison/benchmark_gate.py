@@ -1,13 +1,13 @@
 """`harness compare` of two pytest-benchmark files: each benchmark's time per call under one `max_ratio` rule.
 
-Each benchmark becomes a cell (method: the test, dataset: its module) judged by `compare_frames` as any
-hardware figure is: a time beyond the ratio in the slow (fast) direction is a regression (improvement).
-Where both files carry each round's time (`--benchmark-save-data`) the rounds are the samples and the change
-must also be significant, by Welch's t-test on log times (round i of one file is no pair of round i of the
-other, and timing noise is a factor);
-otherwise the medians are judged on the ratio alone, and the cell says so. Times are judged only when both
-files' machines have one fingerprint (`benchmark_hardware`); otherwise every benchmark is incomparable,
-which does not fail the gate.
+Each benchmark becomes a cell (method: the test, dataset: its module) that `compare_frames` judges as any
+hardware figure: its median time beyond the ratio in the slow (fast) direction is a regression
+(improvement). Where both files hold each round's time (`--benchmark-save-data`), the rounds are the
+samples and the change must also be significant, by Welch's t-test on log times (round i of one file is
+no pair of round i of the other, and timing noise is a factor); otherwise the medians pytest-benchmark
+reports are judged on the ratio alone, and the cell says so. Times are judged only when both files'
+machines have one fingerprint (`benchmark_hardware`); otherwise every benchmark is incomparable, which
+does not fail the gate.
 """
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from harness.comparison.criteria import Criterion
 from harness.suite import RegressionRule
 
 # Timings of one machine vary by tens of percent between quiet runs; 1.5 flags a real slowdown, not that.
-# A CI box shared with other jobs needs more (`.ci/run` passes 2.5).
+# A CI box shared with other jobs needs more (`.ci/run` passes 2.0).
 DEFAULT_MAX_RATIO = 1.5
 TIME = "time_s"
-_JUDGED = (Status.REGRESSED, Status.IMPROVED, Status.UNCHANGED)
+_JUDGED = (Status.REGRESSED, Status.IMPROVED, Status.INSIGNIFICANT, Status.UNCHANGED)
 
 
 def compare_benchmarks(base: str, cand: str, max_ratio: float = DEFAULT_MAX_RATIO,
@@ -36,12 +36,12 @@ def compare_benchmarks(base: str, cand: str, max_ratio: float = DEFAULT_MAX_RATI
     by_rounds = _with_rounds(base_file) & _with_rounds(cand_file)
     rule = RegressionRule(metric=TIME, max_ratio=max_ratio)
     criterion = Criterion(TIME, f"measure.{TIME}", higher_is_better=False, hardware=True, rule=rule,
-                          paired=False, log_scale=True)
+                          samples="rounds")
     comparison = compare_frames(_side(base_file, by_rounds), _side(cand_file, by_rounds), [criterion],
                                 base_file.source, cand_file.source)
     other_hardware = hardware_difference(base_file.machine_info, cand_file.machine_info)
-    medians_only = _medians_only_notes(base_file, cand_file, by_rounds)
-    cells = [_explained(cell, other_hardware, medians_only) for cell in comparison.cells]
+    notes = _notes(base_file, cand_file, by_rounds)
+    cells = [_explained(cell, other_hardware, notes) for cell in comparison.cells]
     return replace(comparison, cells=cells, samples="rounds")
 
 
@@ -68,24 +68,27 @@ def _side(file: BenchmarkFile, by_rounds: set[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _medians_only_notes(base: BenchmarkFile, cand: BenchmarkFile, by_rounds: set[str]) -> dict[tuple[str, str], str]:
-    """Why each benchmark of both files judged by its medians is: which file lacks the round times."""
+def _notes(base: BenchmarkFile, cand: BenchmarkFile, by_rounds: set[str]) -> dict[tuple[str, str], str]:
+    """What was judged for each benchmark of both files (the table's base and candidate columns are means):
+    the ratio of the medians, and which file lacks the round times when there was no test."""
     cand_timings = {timing.fullname: timing for timing in cand.timings}
     notes = {}
     for timing in base.timings:
-        if timing.fullname in cand_timings and timing.fullname not in by_rounds:
-            lacking = [side for side, t in (("base", timing), ("candidate", cand_timings[timing.fullname]))
-                       if len(t.rounds) < 2]
-            notes[_cell_key(timing.fullname)] = (f"no round times in {' and '.join(lacking)} (save them with "
-                                                 "--benchmark-save-data): medians judged on max_ratio alone")
+        other = cand_timings.get(timing.fullname)
+        if other is None or timing.median <= 0:
+            continue
+        note = f"median x{other.median / timing.median:.2f}"
+        if timing.fullname not in by_rounds:
+            lacking = " and ".join(side for side, t in (("base", timing), ("candidate", other)) if len(t.rounds) < 2)
+            note += f"; no round times in {lacking} (--benchmark-save-data): judged on max_ratio alone"
+        notes[_cell_key(timing.fullname)] = note
     return notes
 
 
-def _explained(cell: CellComparison, other_hardware: str, medians_only: dict[tuple[str, str], str]) -> CellComparison:
+def _explained(cell: CellComparison, other_hardware: str, notes: dict[tuple[str, str], str]) -> CellComparison:
     if cell.status is Status.INCOMPARABLE and other_hardware:
         return replace(cell, reason=f"not gated: hardware differs: {other_hardware}")
-    note = medians_only.get((cell.method, cell.dataset))
+    note = notes.get((cell.method, cell.dataset))
     if cell.status in _JUDGED and note:
         return replace(cell, reason=note)
     return cell
-

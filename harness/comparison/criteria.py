@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import pandas as pd
 
@@ -29,9 +30,9 @@ DEFAULT_MAX_DROP = 0.0
 class Criterion:
     """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule.
 
-    `paired`: whether values with the same seed on both sides are paired samples (a run's seeds are;
-    a benchmark's rounds are not). `log_scale`: whether the significance test takes logs, for figures
-    whose noise is a factor (a benchmark's round times).
+    `samples` says what a cell's values are: `seeds`, a suite's runs, paired by seed and judged on their mean;
+    or `rounds`, a benchmark's round times, which pair nothing and whose noise is a factor (another job
+    slows a round by some fraction): judged on their median, and tested on their logs.
     """
 
     metric: str
@@ -39,8 +40,7 @@ class Criterion:
     higher_is_better: bool
     hardware: bool
     rule: RegressionRule
-    paired: bool = True
-    log_scale: bool = False
+    samples: Literal["seeds", "rounds"] = "seeds"
 
     @property
     def tolerance(self) -> str:

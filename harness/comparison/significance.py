@@ -32,25 +32,21 @@ class ChangeTest:
         return self.p_value < ALPHA
 
 
-def change_test(base: dict[int, float], cand: dict[int, float], higher_is_better: bool,
+def change_test(better: dict[int, float], worse: dict[int, float], higher_is_better: bool,
                 paired: bool = True, log_scale: bool = False) -> ChangeTest:
-    """One-sided test that the side with the better mean is better; values keyed by seed (by round, unpaired).
-
-    `log_scale` tests the logs of the values (when all are positive); the better side is still the one
-    with the better mean, as the tolerance judged it.
-    """
-    sign = 1.0 if higher_is_better else -1.0
-    cand_better = sign * (np.mean(list(cand.values())) - np.mean(list(base.values()))) > 0
-    logs = log_scale and min(*base.values(), *cand.values()) > 0
-    if logs:
-        base, cand = ({key: math.log(value) for key, value in side.items()} for side in (base, cand))
-    better, worse = (cand, base) if cand_better else (base, cand)
-    if paired and set(base) == set(cand):
-        seeds = sorted(base)
+    """One-sided test that `better`, the side the change favours, is better than `worse`; values keyed by
+    seed (by round, unpaired). `log_scale` tests the logs of the values when all are positive."""
+    scale = ""
+    if log_scale and min([*better.values(), *worse.values()]) > 0:
+        better, worse = ({key: math.log(value) for key, value in side.items()} for side in (better, worse))
+        scale = " (log)"
+    if paired and set(better) == set(worse):
+        seeds = sorted(better)
         pairs = paired_test([better[s] for s in seeds], [worse[s] for s in seeds], higher_is_better)
-        return ChangeTest("paired t" + " (log)" * logs, pairs.t_test_p)
+        return ChangeTest("paired t" + scale, pairs.t_test_p)
+    sign = 1.0 if higher_is_better else -1.0
     oriented = [sign * np.fromiter(side.values(), float) for side in (better, worse)]
-    return ChangeTest("Welch t" + " (log)" * logs, _welch_p(*oriented))
+    return ChangeTest("Welch t" + scale, _welch_p(*oriented))
 
 
 def _welch_p(better: np.ndarray, worse: np.ndarray) -> float:
