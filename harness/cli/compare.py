@@ -1,4 +1,5 @@
-"""`harness compare`: two sets of results cell by cell under a suite's regression rules; exit 1 on a regression."""
+"""`harness compare`: two sets of results cell by cell under a suite's regression rules, or two pytest-benchmark
+files benchmark by benchmark under `--max-ratio`; exit 1 on a regression."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +12,7 @@ if TYPE_CHECKING:
     from harness.comparison import Comparison
 
 NAME = "compare"
-HELP = "compare two sets of results cell by cell; exit 1 on a regression, 2 on failures"
+HELP = "compare two sets of results, or two pytest-benchmark files, cell by cell; exit 1 on a regression, 2 on failures"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="suite file giving regression rules and metric directions; selects its runs")
     parser.add_argument("--suite-name", default=None, help="compare only the runs stored under this suite name")
     parser.add_argument("--max-ratio", type=_ratio, default=None,
-                        help="pytest-benchmark files: the factor a benchmark's time may grow (or shrink) by "
+                        help="pytest-benchmark files: the factor a benchmark's median time may grow (or shrink) by "
                              "before it has regressed (improved) (default 1.5)")
     add_data_root(parser)
     add_comparison_output(parser)

@@ -22,10 +22,11 @@ _RULE_TEXTS = {
               f"direction and, with 2+ seeds a side, a one-sided t-test gives p < {ALPHA:g}; "
               f"quality metrics without a rule use max_drop {DEFAULT_MAX_DROP:g}; base and candidate cells are "
               "mean ± 95% CI half-width over seeds (Student t)"),
-    "rounds": (f"a benchmark regresses (improves) when its time per call moves beyond max_ratio in the slow (fast) "
-               f"direction and, where both files hold round times (--benchmark-save-data), a one-sided Welch "
-               f"t-test on log round times gives p < {ALPHA:g}, else on medians alone; times are seconds, "
-               "mean ± 95% CI half-width over rounds (Student t) or the median; judged only on matching hardware"),
+    "rounds": (f"a benchmark regresses (improves) when its median time per call moves beyond max_ratio in the slow "
+               f"(fast) direction and, where both files hold round times (--benchmark-save-data), a one-sided "
+               f"Welch t-test on log round times gives p < {ALPHA:g}; times are judged only on matching hardware; "
+               "base and candidate cells are seconds, mean ± 95% CI half-width over rounds (Student t), or the "
+               "median where a file has no round times"),
 }
 
 
