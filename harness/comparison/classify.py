@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
 from statistics import fmean, median
+from typing import Literal
 
 import pandas as pd
 
@@ -74,7 +75,7 @@ class Comparison:
     cells: list[CellComparison]
     failed_cand_runs: int = 0
     criteria: list[Criterion] = field(default_factory=list)
-    samples: str = "seeds"
+    samples: Literal["seeds", "rounds"] = "seeds"
 
     def counts(self) -> dict[Status, int]:
         return {status: sum(c.status is status for c in self.cells) for status in Status}

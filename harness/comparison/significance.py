@@ -3,8 +3,8 @@
 Matching seeds are paired (`harness.stats.paired_test`'s paired t); otherwise Welch's t-test, as for
 samples that pair nothing (a benchmark's rounds: round 3 of one file has nothing to do with round 3 of another).
 Times are tested on the log scale when asked (`log_scale`): their noise is a factor (a busy machine slows a
-round by some fraction of its time), as their `max_ratio` rule is, and a round slowed twice as much on a
-2-round benchmark would otherwise swamp a 3-fold slowdown of both.
+round by some fraction of its time), as their `max_ratio` rule is; on the raw scale the spread of a slow
+side's rounds grows with the slowdown, and a 2-round benchmark's test could not see a 3-fold one.
 The one-sided rank tests cannot reach p < 0.05 below 5 pairs (Wilcoxon: 2^-n) or 4 runs a side
 (Mann-Whitney: 3 a side give 1/20), which would leave a 3-seed suite's gate unable to ever fire,
 so the gates use t-tests. Claims in reports use the Wilcoxon test (`harness.reporting.claims`).
