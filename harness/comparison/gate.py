@@ -61,7 +61,7 @@ def _check_benchmark_options(base: str, cand: str, suite_file: Path | None, suit
     """A pytest-benchmark file is compared only with another, and no suite selects or judges its timings."""
     for side, other in ((base, cand), (cand, base)):
         if not is_benchmark_source(other):
-            raise ComparisonError(f"{side} is a pytest-benchmark file but {other} is not",
+            raise ComparisonError(f"{side} names pytest-benchmark JSON but {other} does not",
                                   hint="Compare two pytest-benchmark files, or two result sets.")
     if suite_file is not None or suite_name is not None:
         raise ComparisonError("--suite and --suite-name select runs of a suite, not pytest-benchmark timings",

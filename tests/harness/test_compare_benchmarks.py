@@ -184,7 +184,7 @@ def test_a_file_that_is_no_pytest_benchmark_json_is_a_user_error(cli, tmp_path, 
 
 @pytest.mark.parametrize(("arguments", "message"), [
     (["{tmp}/absent.json", "{good}"], "absent.json does not exist"),
-    (["{good}", "{tmp}/results.csv"], "is a pytest-benchmark file but"),
+    (["{good}", "{tmp}/results.csv"], "names pytest-benchmark JSON but"),
     (["{good}", "{good}", "--suite", "suite.yaml"], "--suite and --suite-name select runs of a suite"),
     (["{tmp}/a.csv", "{tmp}/b.csv", "--max-ratio", "2"], "--max-ratio applies to pytest-benchmark files"),
     (["{tmp}/empty", "{good}"], "holds no saved pytest-benchmark runs"),
