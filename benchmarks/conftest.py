@@ -34,3 +34,8 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+def pytest_benchmark_update_machine_info(config, machine_info):
+    """No hostname in a saved benchmark file, as in a run record: `benchmarks/baseline/` is committed."""
+    machine_info.pop("node", None)

@@ -1,4 +1,5 @@
-"""`harness compare`: two sets of results cell by cell under a suite's regression rules; exit 1 on a regression."""
+"""`harness compare`: two sets of results cell by cell under a suite's regression rules, or two pytest-benchmark
+files benchmark by benchmark under `--max-ratio`; exit 1 on a regression."""
 from __future__ import annotations
 
 import argparse
@@ -11,16 +12,21 @@ if TYPE_CHECKING:
     from harness.comparison import Comparison
 
 NAME = "compare"
-HELP = "compare two sets of results cell by cell; exit 1 on a regression, 2 on failures"
+HELP = "compare two sets of results, or two pytest-benchmark files, cell by cell; exit 1 on a regression, 2 on failures"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("base",
-                        help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref)")
+                        help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref); "
+                             "or pytest-benchmark JSON: FILE.json, a .benchmarks folder (its newest run), "
+                             "FOLDER@ID (a saved run: 0003, 0003_name), REF:PATH.json")
     parser.add_argument("cand", help="the candidate, in the same forms")
     parser.add_argument("--suite", type=Path, default=None,
                         help="suite file giving regression rules and metric directions; selects its runs")
     parser.add_argument("--suite-name", default=None, help="compare only the runs stored under this suite name")
+    parser.add_argument("--max-ratio", type=_ratio, default=None,
+                        help="pytest-benchmark files: the factor a benchmark's median time may grow (or shrink) by "
+                             "before it has regressed (improved) (default 1.5)")
     add_data_root(parser)
     add_comparison_output(parser)
 
@@ -29,7 +35,19 @@ def handle(args: argparse.Namespace) -> int:
     from harness.comparison import compare_sources
 
     load_plugins(args)
-    return emit_comparison(compare_sources(args.base, args.cand, args.suite, args.suite_name, args.data_root), args)
+    comparison = compare_sources(args.base, args.cand, args.suite, args.suite_name, args.data_root, args.max_ratio)
+    return emit_comparison(comparison, args)
+
+
+def _ratio(text: str) -> float:
+    """A ratio of times: 1 or more (2.5 allows a benchmark to take 2.5 times as long)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value >= 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
 
 
 def emit_comparison(comparison: Comparison, args: argparse.Namespace) -> int:

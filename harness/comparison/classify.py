@@ -2,9 +2,10 @@
 
 A cell is judged in this order: present on one side only (new, missing); failing runs
 appearing or disappearing (newly-failing, fixed); comparable at all (incomparable: a
-hardware figure measured on other hardware, or no value on a side); then its change, which
-must exceed the rule's tolerance in the metric's bad (good) direction to be a regression
-(improvement), and, when both sides have two seeds or more, be significant as well.
+hardware figure measured on other hardware, or no value on a side); then its change (of the mean
+over seeds; of the median of a benchmark's rounds), which must exceed the rule's tolerance in the
+metric's bad (good) direction to be a regression (improvement), and, when both sides have two
+seeds (rounds) or more, be significant as well.
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from statistics import fmean
+from statistics import fmean, median
+from typing import Literal
 
 import pandas as pd
 
@@ -65,11 +67,15 @@ class CellComparison:
 
 @dataclass(frozen=True)
 class Comparison:
+    """Every cell of two sides; `samples` says what a cell's values are drawn over: seeds (runs of a suite)
+    or rounds (a pytest-benchmark's timings)."""
+
     base: str
     cand: str
     cells: list[CellComparison]
     failed_cand_runs: int = 0
     criteria: list[Criterion] = field(default_factory=list)
+    samples: Literal["seeds", "rounds"] = "seeds"
 
     def counts(self) -> dict[Status, int]:
         return {status: sum(c.status is status for c in self.cells) for status in Status}
@@ -157,20 +163,24 @@ def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
 
 def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
            verdict: Callable[..., CellComparison]) -> CellComparison:
-    base_mean, cand_mean = fmean(base.values()), fmean(cand.values())
+    rounds = criterion.samples == "rounds"
+    center = median if rounds else fmean  # a round another job slowed moves a mean, not a median
+    base_center, cand_center = center(base.values()), center(cand.values())
     # Exports round-trip floats through text; a change at that scale is no change.
-    if math.isclose(base_mean, cand_mean, rel_tol=1e-9, abs_tol=1e-12):
+    if math.isclose(base_center, cand_center, rel_tol=1e-9, abs_tol=1e-12):
         return verdict(Status.UNCHANGED)
-    beyond = _beyond_tolerance(criterion, base_mean, cand_mean)
+    beyond = _beyond_tolerance(criterion, base_center, cand_center)
     if beyond is None:
         return verdict(Status.INCOMPARABLE, reason="max_ratio needs positive means")
     if not beyond:
         return verdict(Status.UNCHANGED)
     sign = 1.0 if criterion.higher_is_better else -1.0
-    direction = Status.IMPROVED if sign * (cand_mean - base_mean) > 0 else Status.REGRESSED
+    improved = sign * (cand_center - base_center) > 0
+    direction = Status.IMPROVED if improved else Status.REGRESSED
     if len(base) < 2 or len(cand) < 2:
         return verdict(direction, test="none (n=1: tolerance alone)")
-    test = change_test(base, cand, criterion.higher_is_better)
+    better, worse = (cand, base) if improved else (base, cand)
+    test = change_test(better, worse, criterion.higher_is_better, paired=not rounds, log_scale=rounds)
     return verdict(direction if test.significant else Status.INSIGNIFICANT, test=test.test, p_value=test.p_value)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import pandas as pd
 
@@ -27,13 +28,19 @@ DEFAULT_MAX_DROP = 0.0
 
 @dataclass(frozen=True)
 class Criterion:
-    """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule."""
+    """How one metric is judged: its column, direction, whether it is hardware-bound, and its rule.
+
+    `samples` says what a cell's values are: `seeds`, a suite's runs, paired by seed and judged on their mean;
+    or `rounds`, a benchmark's round times, which pair nothing and whose noise is a factor (another job
+    slows a round by some fraction): judged on their median, and tested on their logs.
+    """
 
     metric: str
     column: str
     higher_is_better: bool
     hardware: bool
     rule: RegressionRule
+    samples: Literal["seeds", "rounds"] = "seeds"
 
     @property
     def tolerance(self) -> str:

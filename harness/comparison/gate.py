@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.comparison.benchmark_files import is_benchmark_source
+from harness.comparison.benchmark_gate import DEFAULT_MAX_RATIO, compare_benchmarks
 from harness.comparison.classify import Comparison, compare_frames
 from harness.comparison.criteria import criteria
+from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import StoreSelection, load_results, side_of_records
 from harness.runner import RunOptions, RunOutcome, load_plugins, run_suite
 from harness.store import Store
@@ -14,9 +17,18 @@ from harness.yaml_source import YamlSource
 
 
 def compare_sources(base: str, cand: str, suite_file: Path | None = None, suite_name: str | None = None,
-                    data_root: Path | None = None) -> Comparison:
+                    data_root: Path | None = None, max_ratio: float | None = None) -> Comparison:
     """Compare two sides; a suite file supplies rules and directions and, unless `suite_name` says else,
-    its runs: in a store, its planned run keys, whichever suite executed them (runs are shared)."""
+    its runs: in a store, its planned run keys, whichever suite executed them (runs are shared).
+
+    Two pytest-benchmark files are compared benchmark by benchmark under `max_ratio` instead.
+    """
+    if is_benchmark_source(base) or is_benchmark_source(cand):
+        _check_benchmark_options(base, cand, suite_file, suite_name)
+        return compare_benchmarks(base, cand, DEFAULT_MAX_RATIO if max_ratio is None else max_ratio)
+    if max_ratio is not None:
+        raise ComparisonError("--max-ratio applies to pytest-benchmark files",
+                              hint="Results are judged by the suite's regression.rules (--suite FILE).")
     suite, select = None, None
     if suite_file is not None:
         suite, source = load_suite(suite_file)
@@ -43,6 +55,17 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
     with Store(options.store) as store:
         cand_frame = side_of_records(store.planned_records(outcome.planned), label)
     return outcome, compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), baseline, label)
+
+
+def _check_benchmark_options(base: str, cand: str, suite_file: Path | None, suite_name: str | None) -> None:
+    """A pytest-benchmark file is compared only with another, and no suite selects or judges its timings."""
+    for side, other in ((base, cand), (cand, base)):
+        if not is_benchmark_source(other):
+            raise ComparisonError(f"{side} names pytest-benchmark JSON but {other} does not",
+                                  hint="Compare two pytest-benchmark files, or two result sets.")
+    if suite_file is not None or suite_name is not None:
+        raise ComparisonError("--suite and --suite-name select runs of a suite, not pytest-benchmark timings",
+                              hint="Give the tolerance with --max-ratio.")
 
 
 def _planned_runs(suite: Suite, source: YamlSource, data_root: Path | None) -> StoreSelection:

@@ -17,10 +17,17 @@ from harness.reporting.layout import AUTO_CELL, format_stats
 from harness.stats import CellStats
 
 _HEADER = ("status", "method", "dataset", "metric", "base", "candidate", "delta", "rel", "p", "test", "rule", "note")
-_RULE_TEXT = (f"a cell regresses (improves) when its mean moves beyond the rule's tolerance in the bad (good) "
+_RULE_TEXTS = {
+    "seeds": (f"a cell regresses (improves) when its mean moves beyond the rule's tolerance in the bad (good) "
               f"direction and, with 2+ seeds a side, a one-sided t-test gives p < {ALPHA:g}; "
               f"quality metrics without a rule use max_drop {DEFAULT_MAX_DROP:g}; base and candidate cells are "
-              "mean ± 95% CI half-width over seeds (Student t)")
+              "mean ± 95% CI half-width over seeds (Student t)"),
+    "rounds": (f"a benchmark regresses (improves) when its median time per call moves beyond max_ratio in the slow "
+               f"(fast) direction and, where both files hold round times (--benchmark-save-data), a one-sided "
+               f"Welch t-test on log round times gives p < {ALPHA:g}; times are judged only on matching hardware; "
+               "base and candidate cells are seconds, mean ± 95% CI half-width over rounds (Student t), or the "
+               "median where a file has no round times"),
+}
 
 
 def render(comparison: Comparison, outcome: Verdict, fmt: str = "text") -> str:
@@ -48,13 +55,14 @@ def _text(comparison: Comparison, outcome: Verdict) -> str:
     lines = ["  ".join(value.ljust(width) for value, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join([f"base:      {comparison.base}", f"candidate: {comparison.cand}", "", *lines, "",
-                      summary_line(comparison, outcome), f"({_RULE_TEXT})", ""])
+                      summary_line(comparison, outcome), f"({_RULE_TEXTS[comparison.samples]})", ""])
 
 
 def _markdown(comparison: Comparison, outcome: Verdict) -> str:
     changed = [cell for cell in comparison.cells if cell.status is not Status.UNCHANGED]
+    rule_text = _RULE_TEXTS[comparison.samples]
     lines = [f"**Benchmark comparison:** {summary_line(comparison, outcome)}", "",
-             f"Base `{comparison.base}`, candidate `{comparison.cand}`. {_RULE_TEXT[0].upper()}{_RULE_TEXT[1:]}.", ""]
+             f"Base `{comparison.base}`, candidate `{comparison.cand}`. {rule_text[0].upper()}{rule_text[1:]}.", ""]
     if changed:
         lines += ["| " + " | ".join(_HEADER) + " |", "|" + "---|" * len(_HEADER)]
         lines += ["| " + " | ".join(value.replace("|", "\\|") for value in row) + " |"

@@ -25,7 +25,8 @@ _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "e
                  "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
 _EXPORT_SUFFIXES = (".csv", ".parquet")
 StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
-_HINT = "Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH."
+_HINT = ("Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH; "
+         "or two pytest-benchmark files (.json, a .benchmarks folder).")
 
 
 def load_results(source: str, suite_name: str | None = None, repo: Path | None = None,
@@ -38,7 +39,7 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
     path = Path(source)
     if not path.exists() and ":" in source:
         ref, _, inner = source.partition(":")
-        frame = _read_export(_git_show(ref, inner, repo or Path.cwd()), inner, source)
+        frame = _read_export(git_show(ref, inner, repo or Path.cwd()), inner, source)
     elif not path.exists():
         raise ComparisonError(f"{source} does not exist", hint=_HINT)
     elif path.suffix.lower() in _EXPORT_SUFFIXES:
@@ -86,7 +87,7 @@ def _file_bytes(path: Path) -> bytes:
         raise ComparisonError(f"{path} cannot be read ({exc.strerror})", hint=_HINT) from None
 
 
-def _git_show(ref: str, path: str, repo: Path) -> bytes:
+def git_show(ref: str, path: str, repo: Path) -> bytes:
     """The bytes of `path` as committed at `ref`; git's own message when it cannot say."""
     try:
         done = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=repo, capture_output=True, check=False)
