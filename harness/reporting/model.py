@@ -165,7 +165,7 @@ class ReportData:
 
 
 def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
-    """The suite's quality metrics (direction from the registry), then the hardware measures present
+    """The suite's quality metrics (direction from the registry) and curve metrics, then the hardware measures present
     (lower is better), then the method-recorded figures the report block asks for, with the direction
     and unit the method gave `ctx.record` (no direction: never ranked)."""
     infos = {}
@@ -173,6 +173,9 @@ def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, Metri
         metric = metric_registry.get(name, suite.family)
         infos[name] = MetricInfo(name, metric.higher_is_better, metric.kind, metric.unit, metric.deterministic,
                                  metric.description)
+    for name, derived in suite.curve_metrics.items():
+        infos[name] = MetricInfo(name, derived.metric_higher_is_better, "quality",
+                                 "step" if derived.kind == "first_reaching" else "", description=derived.description)
     present = {k for r in records for k in r.get("measurements", {})}
     for name, unit in HARDWARE_MEASURES.items():
         if name in present:
