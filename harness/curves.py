@@ -18,6 +18,7 @@ import pandas as pd
 from harness.errors import DataError
 
 COLUMNS = ("curve", "step", "value", "unit", "higher_is_better")
+CURVES_FILE = "curves.csv"  # a rendered report's curves, beside its runs.csv
 
 
 class CurveError(ValueError):
@@ -60,15 +61,7 @@ class Curve:
 
 def write_curves(curves: Mapping[str, Curve], path: Path) -> None:
     """All of a run's curves as one long Parquet table (`COLUMNS`)."""
-    frame = pd.DataFrame({
-        "curve": [c.name for c in curves.values() for _ in c.steps],
-        "step": [s for c in curves.values() for s in c.steps],
-        "value": [v for c in curves.values() for v in c.values],
-        "unit": [c.unit for c in curves.values() for _ in c.steps],
-        "higher_is_better": pd.array([c.higher_is_better for c in curves.values() for _ in c.steps],
-                                     dtype="boolean"),
-    }, columns=list(COLUMNS))
-    frame.to_parquet(path, index=False)
+    _long_table(curves).to_parquet(path, index=False)
 
 
 def read_curves(path: Path) -> dict[str, Curve]:
@@ -77,13 +70,45 @@ def read_curves(path: Path) -> dict[str, Curve]:
         frame = pd.read_parquet(path)
     except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
         raise DataError(f"is not a readable curves file ({exc})", file=path,
-                        hint="A run's curves file is written by the worker; run the suite again.") from exc
+                        hint="A run's curves file is written by the worker beside its record; run it again.") from exc
+    return _curves_of_table(frame, path)
+
+
+def curves_export(by_run: Mapping[str, Mapping[str, Curve]]) -> pd.DataFrame:
+    """Several runs' curves as one long table with a `run_id` column: a report's `curves.csv`, which renders
+    its curve plots again without the store (`harness report --runs`)."""
+    tables = [_long_table(curves).assign(run_id=run_id) for run_id, curves in by_run.items()]
+    return pd.concat(tables, ignore_index=True)[["run_id", *COLUMNS]]
+
+
+def curves_of_export(path: Path) -> dict[str, dict[str, Curve]]:
+    """Run id -> curves, from a `curves_export` written as CSV."""
+    frame = pd.read_csv(path, dtype={"run_id": "string", "curve": "string", "unit": "string"})
+    frame["unit"] = frame["unit"].fillna("")  # CSV writes an empty unit and a NaN value alike
+    return {str(run_id): _curves_of_table(rows, path) for run_id, rows in frame.groupby("run_id", sort=False)}
+
+
+def _long_table(curves: Mapping[str, Curve]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "curve": [c.name for c in curves.values() for _ in c.steps],
+        "step": [s for c in curves.values() for s in c.steps],
+        "value": [v for c in curves.values() for v in c.values],
+        "unit": [c.unit for c in curves.values() for _ in c.steps],
+        "higher_is_better": pd.array([c.higher_is_better for c in curves.values() for _ in c.steps],
+                                     dtype="boolean"),
+    }, columns=list(COLUMNS))
+
+
+def _curves_of_table(frame: pd.DataFrame, path: Path) -> dict[str, Curve]:
     absent = [c for c in COLUMNS if c not in frame.columns]
     if absent:
-        raise DataError(f"lacks the column(s) {', '.join(absent)} of a curves file", file=path)
+        raise DataError(f"lacks the column(s) {', '.join(absent)} of a curves table", file=path)
     curves = {}
     for name, rows in frame.groupby("curve", sort=False):
         direction = rows["higher_is_better"].iloc[0]
-        curves[str(name)] = Curve.of(str(name), rows["step"], rows["value"], str(rows["unit"].iloc[0]),
-                                     None if pd.isna(direction) else bool(direction))
+        try:
+            curves[str(name)] = Curve.of(str(name), rows["step"], rows["value"], str(rows["unit"].iloc[0]),
+                                         None if pd.isna(direction) else bool(direction))
+        except CurveError as exc:
+            raise DataError(str(exc), file=path) from None
     return curves

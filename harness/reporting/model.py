@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.curves import Curve
 from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
 from harness.registry import methods as method_registry
@@ -152,6 +153,7 @@ class ReportData:
     interval: str = "t"  # "t" (Student) or "bootstrap" (percentile), over seeds
     variants: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # label -> (suite entry, params)
     records: tuple[dict[str, Any], ...] = ()  # the stored runs behind the report
+    curves: dict[str, dict[str, Curve]] = field(default_factory=dict)  # run id -> its learning curves, by name
 
     def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
         return self.cells.get((method, dataset, metric))

@@ -1,5 +1,6 @@
 """Plots from the report model (matplotlib, Agg, no display): bars with intervals,
-metric-vs-parameter curves for grid axes, and quality-vs-cost Pareto fronts."""
+metric-vs-parameter curves for grid axes, quality-vs-cost Pareto fronts, and learning curves
+with seed bands (`curve_plots`)."""
 from __future__ import annotations
 
 import math
@@ -24,6 +25,10 @@ def figures(data: ReportData) -> dict[str, Figure]:
     for tradeoff in data.suite.report.tradeoffs:
         if tradeoff.x in data.metrics and tradeoff.y in data.metrics:
             out[f"tradeoff_{tradeoff.y}_vs_{tradeoff.x}"] = tradeoff_curves(data, tradeoff.x, tradeoff.y)
+    if data.curves:
+        from harness.reporting.curve_plots import curve_figures
+
+        out.update(curve_figures(data))
     return out
 
 

@@ -170,3 +170,27 @@ def test_ci_gates_on_a_regression_rule_over_a_curve_metric(cli, learned, store, 
     better_baseline.to_csv(baseline, index=False)
     code, out, err = cli("ci", str(learned), "--baseline", str(baseline), "--store", str(store))
     assert code == 1 and "val_auc" in out
+
+
+def test_a_report_plots_each_curve_with_seed_bands_and_renders_again_from_its_runs_file(cli, learned, store,
+                                                                                        tmp_path):
+    out = tmp_path / "report"
+    code, _, err = cli("report", str(learned), "--store", str(store), "--out", str(out), "--format", "md,csv,png")
+    assert code == 0, err
+    markdown = (out / "report.md").read_text()
+    for curve in ("val_score", "train_loss"):
+        png = out / f"learning_{curve}_easy.png"
+        assert png.stat().st_size < 80_000
+        assert f"]({png.name})" in markdown
+    assert "## val\\_auc ↑ (quality)" in markdown and "## epochs\\_to\\_60 ↓ \\[step\\] (quality)" in markdown
+    again = tmp_path / "again"
+    code, _, err = cli("report", str(learned), "--runs", str(out / "runs.csv"), "--out", str(again),
+                       "--format", "md,csv,png")
+    assert code == 0, err
+    assert (again / "curves.csv").read_bytes() == (out / "curves.csv").read_bytes()
+    assert (again / "learning_val_score_easy.png").is_file()
+    assert _claims_section((again / "report.md").read_text()) == _claims_section(markdown)
+
+
+def _claims_section(markdown: str) -> str:
+    return markdown.split("## Claims", 1)[1].split("##", 1)[0]

@@ -110,3 +110,15 @@ def test_a_run_that_fails_midway_keeps_the_curve_it_had_recorded(cli, write_suit
     for record in records.values():
         assert record["status"] == "failed" and "the loss diverged" in record["error"]
         assert read_curves(store.parent / record["curves"])["train_loss"].steps == [1.0, 2.0]
+
+
+def test_a_reports_curves_table_reads_back_per_run(tmp_path):
+    from harness.curves import curves_export, curves_of_export
+
+    by_run = {"aaa": {"val": Curve.of("val", [1, 2], [0.5, math.nan], "%", True)},
+              "bbb": {"val": Curve.of("val", [1, 3], [0.4, 0.6], "%", True),
+                      "lr": Curve.of("lr", [0], [0.1])}}
+    curves_export(by_run).to_csv(tmp_path / "curves.csv", index=False)
+    back = curves_of_export(tmp_path / "curves.csv")
+    assert back["bbb"] == by_run["bbb"]
+    assert back["aaa"]["val"].steps == [1.0, 2.0] and math.isnan(back["aaa"]["val"].values[1])
