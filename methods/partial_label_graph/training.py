@@ -2,7 +2,9 @@
 
 Minibatch Adam over the training graphs; after every epoch the model scores every graph
 in eval mode and the epoch with the best validation accuracy (true labels of the
-validation graphs, never test) is kept. A method subclasses `PartialLabelMethod` and
+validation graphs, never test) is kept. Every method records two learning curves per epoch: its mean
+training loss over the epoch's minibatches (`train_loss`, each method's own loss, so not comparable across
+methods) and its validation accuracy (`val_accuracy`, %). A method subclasses `PartialLabelMethod` and
 writes its loss; methods with state (confidences, prototypes, a pre-trained encoder)
 override the hooks.
 """
@@ -105,14 +107,18 @@ class PartialLabelMethod(Method):
         start = time.perf_counter()
         for epoch in range(self.params.epochs):
             model.train()
+            batch_losses = []
             for batch, positions in data.train_batches(self.params.batch_size, generator):
                 loss = self.batch_loss(model, batch, positions, data, epoch)
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
+                batch_losses.append(float(loss))
             self.end_epoch(model, data, epoch)
             val_scores = self.class_scores(model, data, data.val_idx)
             accuracy = 100.0 * float((val_scores.argmax(1) == data.val_y).float().mean())
+            ctx.record_point("train_loss", epoch + 1, sum(batch_losses) / len(batch_losses), higher_is_better=False)
+            ctx.record_point("val_accuracy", epoch + 1, accuracy, "%", higher_is_better=True)
             if accuracy > best_accuracy:  # every graph is scored only when validation improves
                 best_accuracy, best_epoch = accuracy, epoch + 1
                 best_scores = self.class_scores(model, data, every_graph)
