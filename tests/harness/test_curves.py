@@ -10,21 +10,12 @@ from harness.context import RunContext
 from harness.curves import Curve, CurveError, read_curves, write_curves
 from harness.record import RunRecord
 from harness.store import Store
-from tests.conftest import TOY_PLUGIN
+from tests.conftest import TOY_PLUGIN, TOY_SUITE
 from tests.harness.records import V1_FILES, record_json
 
 CURVE_PLUGIN = str(Path(TOY_PLUGIN).with_name("curve_method.py"))
-LEARNER_SUITE = """\
-schema_version: 1
-suite: learn
-task: toy.sign
-defaults: {seeds: [0, 1], timeout: 20s}
-datasets:
-  easy: {loader: numbers, args: {shift: 1.0}}
-metrics: [accuracy]
-methods:
-  learner: {impl: learner, params: {crash_at: CRASH}}
-"""
+LEARNER_SUITE = TOY_SUITE.replace("suite: toy", "suite: learn").replace(
+    "  thr: {impl: threshold, params: {t: [0.0, 0.5]}}", "  learner: {impl: learner, params: {crash_at: CRASH}}")
 
 
 def _context() -> RunContext:
