@@ -12,10 +12,12 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from harness.errors import DataError
+
+if TYPE_CHECKING:  # pandas loads on first read or write: `harness --help` and `import harness` stay light
+    import pandas as pd
 
 COLUMNS = ("curve", "step", "value", "unit", "higher_is_better")
 CURVES_FILE = "curves.csv"  # a rendered report's curves, beside its runs.csv
@@ -66,6 +68,8 @@ def write_curves(curves: Mapping[str, Curve], path: Path) -> None:
 
 def read_curves(path: Path) -> dict[str, Curve]:
     """The curves `write_curves` wrote, by name; a `DataError` naming the file when it cannot be read."""
+    import pandas as pd
+
     try:
         frame = pd.read_parquet(path)
     except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
@@ -77,18 +81,24 @@ def read_curves(path: Path) -> dict[str, Curve]:
 def curves_export(by_run: Mapping[str, Mapping[str, Curve]]) -> pd.DataFrame:
     """Several runs' curves as one long table with a `run_id` column: a report's `curves.csv`, which renders
     its curve plots again without the store (`harness report --runs`)."""
+    import pandas as pd
+
     tables = [_long_table(curves).assign(run_id=run_id) for run_id, curves in by_run.items()]
     return pd.concat(tables, ignore_index=True)[["run_id", *COLUMNS]]
 
 
 def curves_of_export(path: Path) -> dict[str, dict[str, Curve]]:
     """Run id -> curves, from a `curves_export` written as CSV."""
+    import pandas as pd
+
     frame = pd.read_csv(path, dtype={"run_id": "string", "curve": "string", "unit": "string"})
     frame["unit"] = frame["unit"].fillna("")  # CSV writes an empty unit and a NaN value alike
     return {str(run_id): _curves_of_table(rows, path) for run_id, rows in frame.groupby("run_id", sort=False)}
 
 
 def _long_table(curves: Mapping[str, Curve]) -> pd.DataFrame:
+    import pandas as pd
+
     return pd.DataFrame({
         "curve": [c.name for c in curves.values() for _ in c.steps],
         "step": [s for c in curves.values() for s in c.steps],
@@ -100,6 +110,8 @@ def _long_table(curves: Mapping[str, Curve]) -> pd.DataFrame:
 
 
 def _curves_of_table(frame: pd.DataFrame, path: Path) -> dict[str, Curve]:
+    import pandas as pd
+
     absent = [c for c in COLUMNS if c not in frame.columns]
     if absent:
         raise DataError(f"lacks the column(s) {', '.join(absent)} of a curves table", file=path)
