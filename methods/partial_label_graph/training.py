@@ -104,6 +104,8 @@ class PartialLabelMethod(Method):
         optimizer = torch.optim.Adam(model.parameters(), lr=self.params.lr, weight_decay=self.params.weight_decay)
         every_graph = torch.arange(data.graphs.num_graphs, device=data.train_idx.device)
         best_accuracy, best_epoch, best_scores = -math.inf, 0, None
+        epoch_losses: list[float] = []
+        val_accuracies: list[float] = []
         start = time.perf_counter()
         for epoch in range(self.params.epochs):
             model.train()
@@ -117,12 +119,15 @@ class PartialLabelMethod(Method):
             self.end_epoch(model, data, epoch)
             val_scores = self.class_scores(model, data, data.val_idx)
             accuracy = 100.0 * float((val_scores.argmax(1) == data.val_y).float().mean())
-            ctx.record_point("train_loss", epoch + 1, sum(batch_losses) / len(batch_losses), higher_is_better=False)
-            ctx.record_point("val_accuracy", epoch + 1, accuracy, "%", higher_is_better=True)
+            epoch_losses.append(sum(batch_losses) / len(batch_losses))
+            val_accuracies.append(accuracy)
             if accuracy > best_accuracy:  # every graph is scored only when validation improves
                 best_accuracy, best_epoch = accuracy, epoch + 1
                 best_scores = self.class_scores(model, data, every_graph)
         seconds = time.perf_counter() - start
+        epochs = range(1, self.params.epochs + 1)
+        ctx.record_curve("train_loss", epochs, epoch_losses, higher_is_better=False)
+        ctx.record_curve("val_accuracy", epochs, val_accuracies, "%", higher_is_better=True)
         ctx.record("best_epoch", best_epoch, "epoch")
         ctx.record("best_val_accuracy", best_accuracy, "%", higher_is_better=True)
         ctx.record("train_seconds", seconds, "s", higher_is_better=False)
