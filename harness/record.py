@@ -76,6 +76,9 @@ class RunRecord(BaseModel):
                                           "hardware, hardware_fingerprint; no hostname")
     predictions: str | None = Field(None, description="the per-sample Parquet file, relative to the store's folder")
     log: str | None = Field(None, description="the run's log file, relative to the store's folder")
+    curves: str | None = Field(None, exclude_if=lambda value: value is None,
+                               description="the run's learning curves (Parquet, `harness.curves`), relative to the "
+                                           "store's folder; absent when it records none")
     started_at: str = Field(description="UTC, ISO 8601")
     finished_at: str = Field(description="UTC, ISO 8601")
     rescored_from: str | None = Field(None, exclude_if=lambda value: value is None,

@@ -6,12 +6,13 @@
         records/<run_key>.<run_id>.json        the run's record file (`record_files`)
         logs/<run_key>.<run_id>.log            its log
         predictions/<run_key>.<run_id>.parquet its per-sample predictions
+        curves/<run_key>.<run_id>.parquet      its learning curves, when it records any (`curves`)
         slurm/                                 submitit's files and the job journal
         results.md                             the table `run` and `score` print
 
 Files are named by run key and run id, so two executions of one run (two coordinators, a `--force`
 rerun) never write one file, and a record names only its own execution's files. A record names its
-log and predictions relative to the store's folder, so a store moved with its run folder still finds them.
+log, predictions and curves relative to the store's folder, so a store moved with its run folder still finds them.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def results_table(runs: Path, suite: str) -> Path:
 
 
 def stored_file(store: Path, named: str) -> Path:
-    """The file a record of `store` names (its log or predictions)."""
+    """The file a record of `store` names (its log, predictions or curves)."""
     return store.parent / named
 
 
@@ -77,6 +78,10 @@ class ExecutionFiles:
     @property
     def predictions(self) -> Path:
         return self._file("predictions", ".parquet")
+
+    @property
+    def curves(self) -> Path:
+        return self._file("curves", ".parquet")
 
     @property
     def record(self) -> Path:

@@ -279,6 +279,46 @@ class ClaimCheck(_Frozen):
         return self
 
 
+class CurveMetric(_Frozen):
+    """A metric derived from a learning curve the methods record (`ctx.record_curve`), usable wherever a
+    metric is (tables, claims, regression rules); computed when a suite's runs are loaded (`harness.curve_metrics`).
+
+    `auc`: area under the curve by the trapezoid rule over [start, stop] (default: the recorded range),
+    divided by the range's width with `normalise`; `at_step`: the value at `step`, linearly interpolated;
+    `first_reaching`: the first recorded step whose value reaches `threshold` (at or above it when higher is
+    better, at or below otherwise), infinite when none does; fewer steps are better.
+    """
+
+    curve: str = Field(min_length=1, description="the name the methods record the curve under")
+    kind: Literal["auc", "at_step", "first_reaching"]
+    higher_is_better: bool = Field(description="the curve's direction (a recorded direction must agree)")
+    step: Number | None = Field(None, description="at_step: the step to read the curve at")
+    threshold: Number | None = Field(None, description="first_reaching: the value to reach")
+    start: Number | None = Field(None, description="auc: the first step of the range (default: the first recorded)")
+    stop: Number | None = Field(None, description="auc: the last step of the range (default: the last recorded)")
+    normalise: bool = Field(False, description="auc: divide by the range's width (the curve's mean level)")
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _parameters_of_kind(self) -> "CurveMetric":
+        needed = {"auc": set(), "at_step": {"step"}, "first_reaching": {"threshold"}}[self.kind]
+        allowed = needed | ({"start", "stop", "normalise"} if self.kind == "auc" else set())
+        given = {name for name in ("step", "threshold", "start", "stop") if getattr(self, name) is not None}
+        given |= {"normalise"} if self.normalise else set()
+        if needed - given:
+            raise ValueError(f"kind '{self.kind}' needs '{sorted(needed - given)[0]}'")
+        if given - allowed:
+            raise ValueError(f"'{sorted(given - allowed)[0]}' has no meaning for kind '{self.kind}'")
+        if self.start is not None and self.stop is not None and not self.start < self.stop:
+            raise ValueError(f"start {self.start:g} must be below stop {self.stop:g}")
+        return self
+
+    @property
+    def metric_higher_is_better(self) -> bool:
+        """The derived metric's direction: the curve's, except a step count, where fewer is better."""
+        return False if self.kind == "first_reaching" else self.higher_is_better
+
+
 class Claim(_Frozen):
     text: str
     check: ClaimCheck
@@ -365,6 +405,8 @@ class Suite(_Frozen):
     report: ReportBlock = Field(default_factory=ReportBlock)
     regression: Regression = Field(default_factory=Regression)
     aggregates: Aggregates | None = None
+    curve_metrics: dict[str, CurveMetric] = Field(
+        default_factory=dict, description="metrics derived from recorded learning curves, by name")
 
     @field_validator("schema_version", mode="before")
     @classmethod

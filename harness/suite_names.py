@@ -44,8 +44,12 @@ def check_names(suite: Suite, source: YamlSource) -> None:
                 if value is not None and value not in known[axis]:
                     raise source.error(("matrix", block, index, axis), f"'{value}' is not a {axis} of this suite",
                                        hint=f"Known: {', '.join(sorted(known[axis]))}.")
-    metric_names = set(suite.metrics)
-    ruled = [*suite.metrics, *HARDWARE_MEASURES, *suite.report.measures]
+    for name in suite.curve_metrics:
+        if name in suite.metrics or name in suite.report.measures:
+            raise source.error(("curve_metrics", name), f"'{name}' is already a metric or report measure of this "
+                               "suite", hint="Give the curve metric a name of its own.")
+    metric_names = set(suite.metrics) | set(suite.curve_metrics)
+    ruled = [*suite.metrics, *suite.curve_metrics, *HARDWARE_MEASURES, *suite.report.measures]
     for index, rule in enumerate(suite.regression.rules):
         if rule.metric not in ruled:
             raise source.error(("regression", "rules", index, "metric"), f"'{rule.metric}' is neither a metric of "

@@ -49,8 +49,12 @@ def _finished_at(row: Mapping[str, Any]) -> str:
 
 def stored_selection(suite: Suite, source: YamlSource, root: str | Path | None,
                      store: Store) -> tuple[list[dict[str, Any]], list[str], str]:
-    """`select_suite_runs` among the runs of `store`."""
-    return select_suite_runs(suite, source, root, store.planned_records, lambda: list(store.records(suite=suite.suite)))
+    """`select_suite_runs` among the runs of `store`, with the suite's curve metrics (`harness.curve_metrics`)."""
+    from harness.curve_metrics import with_curve_metrics
+
+    records, methods, selection = select_suite_runs(suite, source, root, store.planned_records,
+                                                    lambda: list(store.records(suite=suite.suite)))
+    return with_curve_metrics(suite, records, store.path), methods, selection
 
 
 def select_suite_runs(suite: Suite, source: YamlSource, root: str | Path | None,

@@ -1,5 +1,8 @@
 """Execute one run in the current process: load, split, run, measure, predict, score.
 
+The run's files (log, predictions, learning curves) go into the run folder beside its record file,
+so every executor (local, Ray, Slurm) moves them the same way: a worker writes them, the record names them.
+
 Exceptions become the record's status (`oom` for out-of-memory errors, `failed`
 otherwise) with the traceback in the error and the run's log; nothing escapes.
 """
@@ -13,11 +16,12 @@ import sys
 import traceback
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from pydantic import ValidationError
 
 from harness.context import RunContext
+from harness.curves import write_curves
 from harness.environment import torch_details
 from harness.measure import measured
 from harness.planner import RunSpec
@@ -37,6 +41,7 @@ class _Produced:
     metrics: dict[str, float] = dataclasses.field(default_factory=dict)
     measurements: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
     predictions: str | None = None
+    curves: str | None = None
 
 
 def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord:
@@ -83,12 +88,17 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         ctx = RunContext(seed=spec.seed, device=_device(spec.device), threads=spec.threads, log=log)
         _pin_threads(spec.threads)
         produced.device = ctx.device
-        with measured(produced.measurements):
-            output = method.run(inputs.instance.inputs, ctx)
+        try:
+            with measured(produced.measurements):
+                output = method.run(inputs.instance.inputs, ctx)
+        finally:  # the curves of a run that fails (a diverging loss) show how it got there
+            if ctx.curves:
+                _write_atomically(ctx.curves, files.curves, write_curves)
+                produced.curves = files.named_in_record(files.curves)
         _check_memory(spec, produced.measurements["peak_rss_mb"]["value"])
         produced.measurements.update(ctx.to_json())
         predictions = inputs.task.predictions(inputs.instance, output)
-        _write_atomically(predictions, files.predictions)
+        _write_atomically(predictions, files.predictions, lambda frame, path: frame.to_parquet(path, index=False))
         produced.predictions = files.named_in_record(files.predictions)
         produced.metrics = inputs.score(predictions)
     log.info("metrics: %s", produced.metrics)
@@ -135,10 +145,11 @@ def _device(requested: str) -> str:
     return "cuda" if available else "cpu"
 
 
-def _write_atomically(frame: Any, path: Path) -> None:
+def _write_atomically(content: Any, path: Path, write: Callable[[Any, Path], None]) -> None:
+    """`write(content, file)` to a temporary file, renamed: a reader never sees half a table."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    frame.to_parquet(tmp, index=False)
+    write(content, tmp)
     os.replace(tmp, path)
 
 

@@ -21,7 +21,7 @@ if [ "$mode" = "--site" ]; then
   exec harness site --out reports/site --plots
 fi
 formats=md,tex,csv,png
-for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_prism plg_lws_coil_del \
+for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_curves plg_prism plg_lws_coil_del \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
     math_eval math_stat math_grace; do

@@ -2,7 +2,8 @@
 
 Quality metrics (`metric.*` columns) are always compared; their direction comes from the
 registry, found through the suite file when one is given, else through each run's
-`metric_names`. Without a rule a quality metric gets `max_drop: 0`: any drop counts, so
+`metric_names`; a suite's curve metrics take the direction the suite declares (compare their exports
+with the suite file). Without a rule a quality metric gets `max_drop: 0`: any drop counts, so
 the significance test over seeds is the only gate (with one seed per side, any drop is a
 regression; write a rule to allow for noise). Hardware figures (time, memory) depend on
 the machine, so they are compared only when a rule names them, and only on one hardware; so are
@@ -54,13 +55,17 @@ def criteria(frames: Sequence[pd.DataFrame], suite: Suite | None = None) -> list
     rules = {rule.metric: rule for rule in (suite.regression.rules if suite else [])}
     registered = _registered_names(frames, suite)
     found: list[Criterion] = []
+    derived = suite.curve_metrics if suite else {}
     for name, full in registered.items():
-        metric = _registered_metric(name, full)
-        hardware = metric.kind == "hardware"
+        if name in derived:  # a curve metric (`harness.curve_metrics`): a quality metric, its direction the suite's
+            higher_is_better, hardware = derived[name].metric_higher_is_better, False
+        else:
+            metric = _registered_metric(name, full)
+            higher_is_better, hardware = metric.higher_is_better, metric.kind == "hardware"
         if hardware and name not in rules:
             continue
         rule = rules.get(name, RegressionRule(metric=name, max_drop=DEFAULT_MAX_DROP))
-        found.append(Criterion(name, f"metric.{name}", metric.higher_is_better, hardware, rule))
+        found.append(Criterion(name, f"metric.{name}", higher_is_better, hardware, rule))
     measures = [*HARDWARE_MEASURES, *(suite.report.measures if suite else [])]
     for name in measures:
         if name in rules and name not in registered:

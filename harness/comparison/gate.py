@@ -9,6 +9,7 @@ from harness.comparison.classify import Comparison, compare_frames
 from harness.comparison.criteria import criteria
 from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import StoreSelection, load_results, side_of_records
+from harness.curve_metrics import with_curve_metrics
 from harness.runner import RunOptions, RunOutcome, load_plugins, run_suite
 from harness.store import Store
 from harness.suite import Suite, load_suite
@@ -53,7 +54,8 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
         return outcome, None
     label = f"{suite_path} (store {options.store})"
     with Store(options.store) as store:
-        cand_frame = side_of_records(store.planned_records(outcome.planned), label)
+        cand_frame = side_of_records(with_curve_metrics(suite, store.planned_records(outcome.planned), store.path),
+                                     label)
     return outcome, compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), baseline, label)
 
 

@@ -1,15 +1,18 @@
 """Select a suite's runs from the store (or from an export of them) and build its report model."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from harness.comparison.sources import read_export
+from harness.curves import CURVES_FILE, Curve, curves_of_export, read_curves
 from harness.dataset_files import data_root
 from harness.errors import HarnessError
 from harness.planner import plan
 from harness.reporting.model import ReportData, build_report
 from harness.results import records_of_export
+from harness.run_folders import stored_file
 from harness.store import Store, as_planned
 from harness.suite import Suite, load_suite
 from harness.suite_runs import select_suite_runs, stored_selection
@@ -22,7 +25,9 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
 
     Runs are matched by run key when the suite's data files are at hand; otherwise by
     (method, dataset, seed) name, newest first, and the report's provenance says so. An export
-    (a report's committed `runs.csv`) renders a report again without the store it came from.
+    (a report's committed `runs.csv`) renders a report again without the store it came from, its learning
+    curves from the `curves.csv` beside it. The suite's curve metrics are computed here, from the stored
+    curves, as its runs are selected (`harness.curve_metrics`); an export carries them already.
     """
     suite, source = load_suite(suite_path)
     if runs_file is not None:
@@ -35,15 +40,29 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
             lambda: [r for r in stored if r["suite"] == suite.suite])
         selection += f", from {runs_file}"
         bootstrap = None
+        curves = _exported_curves(Path(runs_file))
     else:
         with Store(store_path, read_only=True) as store:
             records, methods, selection = stored_selection(suite, source, root, store)
             bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
+            curves = _stored_curves(records, store.path)
     if not records:
         where = runs_file or f"the store {store_path}"
         raise HarnessError(f"{where} holds no runs of suite '{suite.suite}'",
                            hint=f"Run it first: harness run {suite_path} --store {store_path}")
-    return build_report(suite, Path(suite_path), records, methods, interval, bootstrap, selection)
+    data = build_report(suite, Path(suite_path), records, methods, interval, bootstrap, selection)
+    return dataclasses.replace(data, curves=curves)
+
+
+def _stored_curves(records: list[dict[str, Any]], store: Path) -> dict[str, dict[str, Curve]]:
+    """Run id -> learning curves of the runs that recorded any."""
+    return {r["run_id"]: read_curves(stored_file(store, r["curves"])) for r in records if r.get("curves")}
+
+
+def _exported_curves(runs_file: Path) -> dict[str, dict[str, Curve]]:
+    """The curves a rendered report keeps beside its runs file (`curves.csv`), if it has any."""
+    table = runs_file.with_name(CURVES_FILE)
+    return curves_of_export(table) if table.is_file() else {}
 
 
 def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[dict[str, Any]],

@@ -1,6 +1,7 @@
 """The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
 from __future__ import annotations
 
+from harness.file_names import file_safe
 from harness.reporting.aggregates import improvement_rows, statistic_columns, statistic_rows
 from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
@@ -29,7 +30,8 @@ def render_markdown(data: ReportData) -> str:
               "not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    for section in (_definitions, _ranking, _aggregates, _references, _notes, _claims, _bootstrap, _failures, _runs):
+    for section in (_definitions, _curves, _ranking, _aggregates, _references, _notes, _claims, _bootstrap, _failures,
+                    _runs):
         lines += section(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
@@ -104,6 +106,20 @@ def _references(data: ReportData) -> list[str]:
         lines.append(f"| {escape(ref.method)} | {escape(ref.dataset)} | {escape(ref.metric)} | {cited} | "
                      f"{escape(ref.source)} | {format_number(ref.measured)} | {delta} |")
     return lines + [""]
+
+
+def _curves(data: ReportData) -> list[str]:
+    """Links to the learning-curve plots, which the report's `png` format writes beside it."""
+    if not data.curves:
+        return []
+    from harness.reporting.curve_bands import curve_panels
+    from harness.reporting.curve_plots import curve_figure_name
+
+    lines = ["## Learning curves", "", "Mean over seeds with its 95% interval as a band, per method.", ""]
+    for curve, dataset in sorted(curve_panels(data.records, data.curves)):
+        name = curve_figure_name(curve, dataset)
+        lines += [f"![{escape(curve)} on {escape(dataset)}]({file_safe(name)}.png)", ""]
+    return lines
 
 
 def _notes(data: ReportData) -> list[str]:

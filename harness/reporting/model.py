@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import __version__
+from harness.curves import Curve
 from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
 from harness.registry import methods as method_registry
@@ -155,6 +156,7 @@ class ReportData:
     variants: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # label -> (suite entry, params)
     records: tuple[dict[str, Any], ...] = ()  # the stored runs behind the report
     aggregates: AggregateReport | None = None  # across datasets, when the suite declares `aggregates:`
+    curves: dict[str, dict[str, Curve]] = field(default_factory=dict)  # run id -> its learning curves, by name
 
     def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
         return self.cells.get((method, dataset, metric))
@@ -168,7 +170,7 @@ class ReportData:
 
 
 def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
-    """The suite's quality metrics (direction from the registry), then the hardware measures present
+    """The suite's quality metrics (direction from the registry) and curve metrics, then the hardware measures present
     (lower is better), then the method-recorded figures the report block asks for, with the direction
     and unit the method gave `ctx.record` (no direction: never ranked)."""
     infos = {}
@@ -176,6 +178,9 @@ def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, Metri
         metric = metric_registry.get(name, suite.family)
         infos[name] = MetricInfo(name, metric.higher_is_better, metric.kind, metric.unit, metric.deterministic,
                                  metric.description)
+    for name, derived in suite.curve_metrics.items():
+        infos[name] = MetricInfo(name, derived.metric_higher_is_better, "quality",
+                                 "step" if derived.kind == "first_reaching" else "", description=derived.description)
     present = {k for r in records for k in r.get("measurements", {})}
     for name, unit in HARDWARE_MEASURES.items():
         if name in present:

@@ -1,5 +1,6 @@
 """Plots from the report model (matplotlib, Agg, no display): bars with intervals,
-metric-vs-parameter curves for grid axes, quality-vs-cost Pareto fronts and aggregate interval estimates."""
+metric-vs-parameter curves for grid axes, quality-vs-cost Pareto fronts, aggregate interval estimates,
+and learning curves with seed bands (`curve_plots`)."""
 from __future__ import annotations
 
 import math
@@ -27,6 +28,10 @@ def figures(data: ReportData) -> dict[str, Figure]:
             out[f"tradeoff_{tradeoff.y}_vs_{tradeoff.x}"] = tradeoff_curves(data, tradeoff.x, tradeoff.y)
     if data.aggregates is not None:
         out[f"aggregates_{data.aggregates.block.metric}"] = aggregate_intervals(data)
+    if data.curves:
+        from harness.reporting.curve_plots import curve_figures
+
+        out.update(curve_figures(data))
     return out
 
 

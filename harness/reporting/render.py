@@ -1,7 +1,8 @@
 """`harness report`: write the chosen formats of one report into a folder.
 
 Files: `report.md`, `report.tex`, `table.csv` (every cell), `runs.csv` (every run, the
-`harness compare` baseline), `aggregates.csv` (when the suite declares aggregates), `leaderboard.html`
+`harness compare` baseline), `aggregates.csv` (when the suite declares aggregates), `curves.csv` (every run's
+learning curves, when any), `leaderboard.html`
 (plots embedded), `<plot>.png`, `<plot>.pdf`.
 """
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from harness.curves import CURVES_FILE, curves_export
 from harness.errors import HarnessError
 from harness.file_names import file_safe
 from harness.reporting.model import ReportData
@@ -48,6 +50,8 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
         write("runs.csv", _runs_csv(data.records))
         if data.aggregates is not None:
             write("aggregates.csv", render_aggregates_csv(data.aggregates))
+        if data.curves:
+            write(CURVES_FILE, curves_export(data.curves).to_csv(index=False))
     pngs = _plots(data, out, written, {f for f in formats if f in ("png", "pdf")})
     if "html" in formats:
         from harness.reporting.html import render_html

@@ -2,7 +2,9 @@
 
 Minibatch Adam over the training graphs; after every epoch the model scores every graph
 in eval mode and the epoch with the best validation accuracy (true labels of the
-validation graphs, never test) is kept. A method subclasses `PartialLabelMethod` and
+validation graphs, never test) is kept. Every method records two learning curves per epoch: its mean
+training loss over the epoch's minibatches (`train_loss`, each method's own loss, so not comparable across
+methods) and its validation accuracy (`val_accuracy`, %). A method subclasses `PartialLabelMethod` and
 writes its loss; methods with state (confidences, prototypes, a pre-trained encoder)
 override the hooks.
 """
@@ -102,21 +104,30 @@ class PartialLabelMethod(Method):
         optimizer = torch.optim.Adam(model.parameters(), lr=self.params.lr, weight_decay=self.params.weight_decay)
         every_graph = torch.arange(data.graphs.num_graphs, device=data.train_idx.device)
         best_accuracy, best_epoch, best_scores = -math.inf, 0, None
+        epoch_losses: list[float] = []
+        val_accuracies: list[float] = []
         start = time.perf_counter()
         for epoch in range(self.params.epochs):
             model.train()
+            batch_losses = []
             for batch, positions in data.train_batches(self.params.batch_size, generator):
                 loss = self.batch_loss(model, batch, positions, data, epoch)
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
+                batch_losses.append(float(loss))
             self.end_epoch(model, data, epoch)
             val_scores = self.class_scores(model, data, data.val_idx)
             accuracy = 100.0 * float((val_scores.argmax(1) == data.val_y).float().mean())
+            epoch_losses.append(sum(batch_losses) / len(batch_losses))
+            val_accuracies.append(accuracy)
             if accuracy > best_accuracy:  # every graph is scored only when validation improves
                 best_accuracy, best_epoch = accuracy, epoch + 1
                 best_scores = self.class_scores(model, data, every_graph)
         seconds = time.perf_counter() - start
+        epochs = range(1, self.params.epochs + 1)
+        ctx.record_curve("train_loss", epochs, epoch_losses, higher_is_better=False)
+        ctx.record_curve("val_accuracy", epochs, val_accuracies, "%", higher_is_better=True)
         ctx.record("best_epoch", best_epoch, "epoch")
         ctx.record("best_val_accuracy", best_accuracy, "%", higher_is_better=True)
         ctx.record("train_seconds", seconds, "s", higher_is_better=False)
