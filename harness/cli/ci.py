@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_root(parser)
     parser.add_argument("--jobs", "-j", type=at_least(1), default=1, help="parallel worker processes")
     add_comparison_output(parser)
+    parser.add_argument("--claims", action="store_true",
+                        help="also gate the suite's claims: one the baseline supports must stay supported (exit 1)")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -32,4 +34,11 @@ def handle(args: argparse.Namespace) -> int:
         print(RESUME_HINT, file=sys.stderr)
         return INTERRUPTED_EXIT
     print(outcome.summary())
-    return emit_comparison(comparison, args)
+    exit_code = emit_comparison(comparison, args)
+    if not args.claims:
+        return exit_code
+    from harness.comparison.claim_gate import claim_changes, render_claim_changes
+
+    changes = claim_changes(args.suite, args.baseline, args.store, args.data_root)
+    print(render_claim_changes(changes), end="")
+    return exit_code or int(any(change.lost for change in changes))

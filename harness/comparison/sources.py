@@ -23,7 +23,7 @@ REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
 _OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
 _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
                  "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
-_EXPORT_SUFFIXES = (".csv", ".parquet")
+EXPORT_SUFFIXES = (".csv", ".parquet")
 StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
 _HINT = ("Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH; "
          "or two pytest-benchmark files (.json, a .benchmarks folder).")
@@ -42,7 +42,7 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
         frame = _read_export(git_show(ref, inner, repo or Path.cwd()), inner, source)
     elif not path.exists():
         raise ComparisonError(f"{source} does not exist", hint=_HINT)
-    elif path.suffix.lower() in _EXPORT_SUFFIXES:
+    elif path.suffix.lower() in EXPORT_SUFFIXES:
         frame = read_export(path)
     else:
         with Store(path, read_only=True) as store:
@@ -101,7 +101,7 @@ def git_show(ref: str, path: str, repo: Path) -> bytes:
 
 def _read_export(data: bytes, name: str, source: str) -> pd.DataFrame:
     suffix = Path(name).suffix.lower()
-    if suffix not in _EXPORT_SUFFIXES:
+    if suffix not in EXPORT_SUFFIXES:
         raise ComparisonError(f"{source} is not a .csv or .parquet export", hint=_HINT)
     try:
         if suffix == ".csv":

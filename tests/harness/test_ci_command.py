@@ -44,3 +44,41 @@ def test_ci_with_a_missing_baseline_fails_before_running(cli, write_suite, store
                        "--store", str(store))
     assert code == 3 and "does not exist" in err
     assert not store.exists()
+
+
+CLAIMED_SUITE = """\
+schema_version: 1
+suite: toy
+task: toy.sign
+defaults: {seeds: [0, 1, 2, 3, 4, 5], timeout: 20s}
+datasets:
+  easy: {loader: numbers, args: {shift: 1.0}}
+metrics: [accuracy]
+methods:
+  exact: {impl: threshold}
+  noisy: {impl: threshold, params: {noise: 2.0}}
+claims:
+  - {text: "noisy beats exact", check: {metric: accuracy, better: noisy, than: exact}}
+"""
+
+
+def test_ci_claims_gate_fails_when_a_claim_the_baseline_supports_loses_its_support(cli, write_suite, store,
+                                                                                     tmp_path):
+    suite = str(write_suite(CLAIMED_SUITE))
+    baseline = make_baseline(cli, suite, store, tmp_path)
+    frame = pd.read_csv(baseline)
+    frame.loc[frame["method"] == "noisy", "metric.accuracy"] += 60.0  # a baseline where noisy won, every seed
+    frame.to_csv(baseline, index=False)
+    code, out, _ = cli("ci", suite, "--baseline", baseline, "--store", str(store), "--claims")
+    assert code == 1
+    assert "[LOST] noisy beats exact: supported -> contradicted" in out
+    assert "1 of 1 claims lost their support" in out
+
+
+def test_ci_claims_gate_passes_a_claim_the_baseline_never_supported(cli, write_suite, store, tmp_path):
+    suite = str(write_suite(CLAIMED_SUITE))
+    baseline = make_baseline(cli, suite, store, tmp_path)
+    code, out, _ = cli("ci", suite, "--baseline", baseline, "--store", str(store), "--claims")
+    assert code == 0, out
+    assert "[ok] noisy beats exact: contradicted -> contradicted" in out
+    assert "no claim lost its support (0 of 1 supported)" in out
