@@ -139,11 +139,13 @@ def _plural(kind: str) -> str:
 
 def _yaml_number_note(value: Any) -> str:
     """YAML 1.1 reads 1e-3 as text (a float needs its dot: 1.0e-3): say so when a string looks like a number."""
-    try:
-        float(value)
-    except (TypeError, ValueError):
+    if not isinstance(value, str):
         return ""
-    return f" (YAML reads {value} as text: write {float(value)!r})" if isinstance(value, str) else ""
+    try:
+        number = float(value)
+    except ValueError:
+        return ""
+    return f" (YAML reads {value} as text: write {number!r})"
 
 
 def _yaml(value: Any) -> str:
