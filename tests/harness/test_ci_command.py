@@ -46,20 +46,10 @@ def test_ci_with_a_missing_baseline_fails_before_running(cli, write_suite, store
     assert not store.exists()
 
 
-CLAIMED_SUITE = """\
-schema_version: 1
-suite: toy
-task: toy.sign
-defaults: {seeds: [0, 1, 2, 3, 4, 5], timeout: 20s}
-datasets:
-  easy: {loader: numbers, args: {shift: 1.0}}
-metrics: [accuracy]
-methods:
-  exact: {impl: threshold}
-  noisy: {impl: threshold, params: {noise: 2.0}}
-claims:
-  - {text: "noisy beats exact", check: {metric: accuracy, better: noisy, than: exact}}
-"""
+CLAIMED_SUITE = TOY_SUITE.replace("seeds: [0, 1]", "seeds: [0, 1, 2, 3, 4, 5]").replace(
+    "  thr: {impl: threshold, params: {t: [0.0, 0.5]}}\n",
+    "  exact: {impl: threshold}\n  noisy: {impl: threshold, params: {noise: 2.0}}\n",
+) + 'claims:\n  - {text: "noisy beats exact", check: {metric: accuracy, better: noisy, than: exact}}\n'
 
 
 def test_ci_claims_gate_fails_when_a_claim_the_baseline_supports_loses_its_support(cli, write_suite, store,
