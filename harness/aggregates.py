@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from harness.stats import CONFIDENCE
 
@@ -45,6 +44,8 @@ def median_of_task_means(batch: Batch) -> np.ndarray:
 
 def interquartile_mean(batch: Batch) -> np.ndarray:
     """The mean of the middle 50% of all runs of all tasks, pooled (`scipy.stats.trim_mean`, 25% cut each side)."""
+    from scipy import stats as scipy_stats  # only for suites with aggregates: every report imports this module
+
     return scipy_stats.trim_mean(np.concatenate(batch, axis=1), 0.25, axis=1)
 
 

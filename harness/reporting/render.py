@@ -52,7 +52,8 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
             write("aggregates.csv", render_aggregates_csv(data.aggregates))
         if data.curves:
             write(CURVES_FILE, curves_export(data.curves).to_csv(index=False))
-    pngs = _plots(data, out, written, {f for f in formats if f in ("png", "pdf")})
+    saved = {f for f in formats if f in ("png", "pdf")}
+    pngs = _plots(data, out, written, saved) if saved or "html" in formats else {}  # md, tex, csv draw nothing
     if "html" in formats:
         from harness.reporting.html import render_html
 
