@@ -1,15 +1,18 @@
-"""The results table printed after `run` and `score`: each cell as the report shows it."""
+"""The results table printed after `run` and `score`: each cell as the report shows it.
+
+Built from the stored records directly, without pandas: re-running a stored suite is mostly this table.
+"""
 from __future__ import annotations
 
+import math
 import sys
+from collections import defaultdict
 from pathlib import Path
-
-import pandas as pd
+from typing import Any
 
 from harness.planner import RunSpec
 from harness.reporting.layout import format_stats, spread_note
 from harness.reporting.markdown_table import markdown_table
-from harness.results import records_frame
 from harness.run_folders import results_table
 from harness.stats import summarize
 from harness.store import Store
@@ -19,32 +22,40 @@ from harness.suite import Suite
 def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     """One Markdown table per metric: methods x datasets, cells in the suite's `report.cell` format,
     drawn as `harness report` draws its tables (names unescaped: it is read in a terminal)."""
-    frame = records_frame(store.planned_records(planned))
-    if frame.empty:
+    records = store.planned_records(planned)
+    if not records:
         return "no stored runs for this suite yet\n"
     methods = list(dict.fromkeys(r.method for r in planned))
     datasets = list(suite.datasets)
     lines = [f"Suite `{suite.suite}`: {spread_note(suite.report.cell, 't', suite.defaults.seeds)}; "
              "failed runs are counted, never averaged.", ""]
-    groups = {key: group for key, group in frame.groupby(["method", "dataset"], sort=False)}
+    cells: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        cells[record["method"], record["dataset"]].append(record)
     for metric in suite.metrics:
         template = suite.report.template(metric)
-        rows = [(method, [_cell(groups.get((method, dataset)), metric, template) for dataset in datasets])
+        rows = [(method, [_cell(cells.get((method, dataset)), metric, template) for dataset in datasets])
                 for method in methods]
         lines += [f"**{metric}**", "", *markdown_table("method", datasets, rows), ""]
-    failed = frame[frame.status != "ok"]
-    for row in failed.itertuples():
-        last = (row.error or "").strip().splitlines()[-1:] or [""]
-        lines.append(f"- {row.status}: {row.method} on {row.dataset} seed {row.seed} (run {row.run_id}): {last[0]}")
+    for record in records:
+        if record["status"] != "ok":
+            last = (record.get("error") or "").strip().splitlines()[-1:] or [""]
+            lines.append(f"- {record['status']}: {record['method']} on {record['dataset']} seed {record['seed']} "
+                         f"(run {record['run_id']}): {last[0]}")
     return "\n".join(lines) + "\n"
 
 
-def _cell(group: pd.DataFrame | None, metric: str, template: str) -> str:
-    if group is None:
+def _cell(records: list[dict[str, Any]] | None, metric: str, template: str) -> str:
+    if records is None:
         return "—"
-    ok = group[group["status"] == "ok"]
-    values = ok.get(f"metric.{metric}", pd.Series(index=ok.index, dtype=float)).astype(float)
-    return format_stats(summarize(values), template, failed_runs=len(group) - len(ok))
+    ok = [record for record in records if record["status"] == "ok"]
+    values = [_number(record.get("metrics", {}).get(metric)) for record in ok]
+    return format_stats(summarize(values), template, failed_runs=len(records) - len(ok))
+
+
+def _number(value: Any) -> float:
+    """A stored metric value as a float: a missing one (a metric the run did not record) is NaN."""
+    return math.nan if value is None else float(value)
 
 
 def print_summary(suite: Suite, planned: list[RunSpec], store_path: Path) -> Path:
