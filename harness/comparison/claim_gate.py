@@ -11,7 +11,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.comparison.sources import EXPORT_SUFFIXES, git_show
+from harness.comparison.sources import git_show, side_kind
 from harness.reporting.claims import SUPPORTED
 from harness.reporting.load import load_report
 from harness.reporting.model import ClaimResult
@@ -35,16 +35,15 @@ def claim_changes(suite_path: Path, baseline: str, store: Path, data_root: Path 
 
 
 def _baseline_claims(suite_path: Path, baseline: str, data_root: Path | None) -> tuple[ClaimResult, ...]:
-    path = Path(baseline)
-    if not path.exists() and ":" in baseline:  # REF:PATH, an export at a git commit
+    kind = side_kind(baseline)
+    if kind == "git":  # REF:PATH, an export at a git commit
         ref, _, inner = baseline.partition(":")
         with tempfile.TemporaryDirectory(prefix="harness-claims-") as folder:
             export = Path(folder) / Path(inner).name
             export.write_bytes(git_show(ref, inner, Path.cwd()))
             return load_report(suite_path, export, data_root, runs_file=export).claims
-    if path.suffix.lower() in EXPORT_SUFFIXES:
-        return load_report(suite_path, path, data_root, runs_file=path).claims
-    return load_report(suite_path, path, data_root).claims
+    path = Path(baseline)
+    return load_report(suite_path, path, data_root, runs_file=path if kind == "export" else None).claims
 
 
 def render_claim_changes(changes: list[ClaimChange]) -> str:

@@ -10,7 +10,7 @@ import io
 import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -23,7 +23,7 @@ REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
 _OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
 _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
                  "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
-EXPORT_SUFFIXES = (".csv", ".parquet")
+_EXPORT_SUFFIXES = (".csv", ".parquet")
 StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
 _HINT = ("Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH; "
          "or two pytest-benchmark files (.json, a .benchmarks folder).")
@@ -36,19 +36,28 @@ def load_results(source: str, suite_name: str | None = None, repo: Path | None =
     `select` picks a store's runs (a suite's planned run keys, see `harness.suite_runs`); without it a
     store's runs are those stored under `suite_name`. An export is always filtered by `suite_name`.
     """
+    kind = side_kind(source)
     path = Path(source)
-    if not path.exists() and ":" in source:
+    if kind == "git":
         ref, _, inner = source.partition(":")
         frame = _read_export(git_show(ref, inner, repo or Path.cwd()), inner, source)
-    elif not path.exists():
-        raise ComparisonError(f"{source} does not exist", hint=_HINT)
-    elif path.suffix.lower() in EXPORT_SUFFIXES:
+    elif kind == "export":
         frame = read_export(path)
     else:
         with Store(path, read_only=True) as store:
             records = select(store) if select else store.records(suite=suite_name)
             return side_of_records(records, source, suite_name)
     return _as_side(frame, source, suite_name)
+
+
+def side_kind(source: str) -> Literal["git", "export", "store"]:
+    """What a side names: an export at a git ref (REF:PATH), an export file, or a store; an error if none."""
+    path = Path(source)
+    if not path.exists() and ":" in source:
+        return "git"
+    if not path.exists():
+        raise ComparisonError(f"{source} does not exist", hint=_HINT)
+    return "export" if path.suffix.lower() in _EXPORT_SUFFIXES else "store"
 
 
 def side_of_records(records: Iterable[dict[str, Any]], source: str, suite_name: str | None = None) -> pd.DataFrame:
@@ -101,7 +110,7 @@ def git_show(ref: str, path: str, repo: Path) -> bytes:
 
 def _read_export(data: bytes, name: str, source: str) -> pd.DataFrame:
     suffix = Path(name).suffix.lower()
-    if suffix not in EXPORT_SUFFIXES:
+    if suffix not in _EXPORT_SUFFIXES:
         raise ComparisonError(f"{source} is not a .csv or .parquet export", hint=_HINT)
     try:
         if suffix == ".csv":
