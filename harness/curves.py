@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.errors import DataError
+from harness.parquet import write_table
 
 if TYPE_CHECKING:  # pandas loads on first read or write: `harness --help` and `import harness` stay light
     import pandas as pd
@@ -63,7 +64,7 @@ class Curve:
 
 def write_curves(curves: Mapping[str, Curve], path: Path) -> None:
     """All of a run's curves as one long Parquet table (`COLUMNS`)."""
-    _long_table(curves).to_parquet(path, index=False)
+    write_table(_long_table(curves), path)
 
 
 def read_curves(path: Path) -> dict[str, Curve]:

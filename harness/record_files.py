@@ -3,8 +3,10 @@
 A worker (local, Ray or Slurm) writes each finished run as an immutable JSON file in the
 suite's run folder, by writing a temporary file and renaming it, so a reader never sees
 half a record. The coordinator, which writes the store (workers never do), ingests them; so does
-`harness ingest DIR`, which rebuilds or tops up a store. This is what makes a shared
-network filesystem safe: SQLite is never written over NFS, only these files.
+`harness ingest DIR`, which tops up a store. This is what makes a shared network filesystem safe:
+SQLite is never written over NFS, only these files. A record file is a message, not an archive: once
+the store holds its record it is removed (`consume_record_file`), so a finished run leaves its log and
+predictions beside the store, not a second copy of its record (back a store up with `sqlite3 .backup`).
 """
 from __future__ import annotations
 
@@ -21,17 +23,23 @@ from harness.store import Store
 
 
 def write_record_file(record: RunRecord, runs: Path) -> Path:
-    """Write `record` into the run folder `runs`, atomically: a temporary file in the same folder,
-    flushed to disk, then renamed."""
+    """Write `record` into the run folder `runs`, atomically: a temporary file in the same folder, renamed.
+
+    Not fsynced: a file torn by a power cut is skipped as corrupt by `ingest` (with a warning naming it)
+    and its run, never stored, runs again; nothing stored depends on it.
+    """
     final = ExecutionFiles(runs, record.suite, record.run_key, record.run_id).record
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.parent / f".{final.name}.tmp{os.getpid()}"
     with tmp.open("w", encoding="utf-8") as handle:
         handle.write(record.json_text())
-        handle.flush()
-        os.fsync(handle.fileno())
     os.replace(tmp, final)
     return final
+
+
+def consume_record_file(record: RunRecord, runs: Path) -> None:
+    """Remove `record`'s file from the run folder `runs` once the store holds it (see the module's docstring)."""
+    ExecutionFiles(runs, record.suite, record.run_key, record.run_id).record.unlink(missing_ok=True)
 
 
 @dataclass
@@ -51,9 +59,11 @@ class IngestReport:
 
 
 def ingest(folder: Path, store: Store) -> IngestReport:
-    """Store every record file under `folder` not stored yet; idempotent, never raises on a bad file.
+    """Store every record file under `folder` not stored yet, removing each file whose record the store
+    then holds; idempotent, never raises on a bad file.
 
-    For one run key, the record that finished last wins (a `--force` rerun replaces the old run).
+    For one run key, the record that finished last wins (a `--force` rerun replaces the old run); a record
+    that lost to a newer stored one keeps its file.
     """
     report = IngestReport()
     if not folder.is_dir():
@@ -66,9 +76,12 @@ def ingest(folder: Path, store: Store) -> IngestReport:
         run_key, run_id = execution_of_record_file(path.name)
         if stored.get(run_key, ("", ""))[0] == run_id:
             report.duplicates += 1
+            path.unlink(missing_ok=True)
             continue
         try:
             record = _read(path)
+        except FileNotFoundError:
+            continue  # another coordinator on this store stored it and removed it meanwhile
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: JSON nested thousands deep
             report.corrupt.append((path, str(exc)))
             continue
@@ -77,6 +90,7 @@ def ingest(folder: Path, store: Store) -> IngestReport:
             report.duplicates += 1
             continue
         store.put(record)
+        path.unlink(missing_ok=True)
         stored[record.run_key] = (record.run_id, record.finished_at)
         report.added.append(record.run_key)
     return report

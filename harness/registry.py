@@ -175,10 +175,11 @@ def _ensure_plugins_loaded() -> None:
     executors.add("local", "harness.executors.local:LocalExecutor", "pool of isolated worker processes")
     executors.add("ray", "harness.executors.ray:RayExecutor", "Ray tasks on a local instance or a cluster")
     executors.add("slurm", "harness.executors.slurm:SlurmExecutor", "Slurm job arrays through submitit")
-    for ep in entry_points(group="harness.families"):
+    installed = entry_points()  # one scan of every distribution's metadata (each call scans them all: ~12 ms)
+    for ep in installed.select(group="harness.families"):
         ep.load()
     for kind, registry in REGISTRIES.items():
-        for ep in entry_points(group=f"harness.{kind}"):
+        for ep in installed.select(group=f"harness.{kind}"):
             registry.add(ep.name, ep.value, f"plugin from {ep.dist.name if ep.dist else 'unknown'}")
 
 

@@ -3,8 +3,8 @@
     results.sqlite
     results-runs/                              the store's run folder, one per store
       <suite>/
-        records/<run_key>.<run_id>.json        the run's record file (`record_files`)
-        logs/<run_key>.<run_id>.log            its log
+        records/<run_key>.<run_id>.json        the run's record file (`record_files`), until the store holds it
+        logs/<run_key>.<run_id>.log            its log, when the run wrote to it
         predictions/<run_key>.<run_id>.parquet its per-sample predictions
         curves/<run_key>.<run_id>.parquet      its learning curves, when it records any (`curves`)
         slurm/                                 submitit's files and the job journal

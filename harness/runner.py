@@ -18,10 +18,11 @@ from harness.dataset_files import data_root
 from harness.environment import environment
 from harness.errors import DataError
 from harness.executors.base import ExecutionSettings, Executor, RunStarted
+from harness.executors.local import LocalExecutor, Worker, spawn_worker
 from harness.planner import RunSpec, plan
 from harness.progress import Progress
 from harness.record import RunRecord
-from harness.record_files import ingest
+from harness.record_files import consume_record_file, ingest
 from harness.registry import executors, load_plugin_file
 from harness.run_folders import records_folder
 from harness.run_inputs import load_dataset
@@ -89,6 +90,17 @@ def runs_to_execute(planned: list[RunSpec], stored: dict[str, str], options: Run
 
 
 def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
+    # The local executor's first worker starts now, before plugins load and the suite is planned: its
+    # imports then overlap the coordinator's (a 3-run suite: 0.9 s -> 0.7 s on 2 cores).
+    spawned = spawn_worker() if options.executor == "local" else None
+    try:
+        return _run_suite(suite_path, options, spawned)
+    finally:
+        if spawned is not None and spawned.process.is_alive():  # left unused: nothing to run, or an error
+            spawned.kill()
+
+
+def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | None) -> RunOutcome:
     load_plugins(options.plugins)
     executors.resolve(options.executor)  # a misspelt executor fails now, even when nothing is left to run
     suite, planned = plan_suite(suite_path, options.data_root)
@@ -103,7 +115,7 @@ def run_suite(suite_path: str | Path, options: RunOptions) -> RunOutcome:
         if not todo:
             return outcome
         check_datasets(todo)
-        executor = _executor(options, store)
+        executor = _executor(options, store, spawned)
         progress = Progress(len(todo), len(planned) - len(todo), live=options.live_progress)
         shared = SharedRuns(todo, store, store.claims(Claimant.this_process()), outcome, progress)
         try:
@@ -146,6 +158,7 @@ class SharedRuns:
 
     def store_result(self, spec: RunSpec, record: RunRecord) -> None:
         self.store.put(record)
+        consume_record_file(record, self.store.artifacts_dir.absolute())
         self.claims.release([spec.run_key])
         self.outcome.executed += 1
         self.outcome.failed += record.status != "ok"
@@ -159,7 +172,7 @@ class SharedRuns:
 def _execute(shared: SharedRuns, executor: Executor) -> None:
     """Rounds of: claim a window of runs, execute them (topping the window up as runs finish), store
     each result; when a peer holds every run still needed, wait for it."""
-    window = None if executor.queues_remotely else max(1, executor.settings.jobs)
+    window = None if executor.queues_remotely else max(1, executor.settings.jobs) * executor.runs_held_per_job
     waiting_said = False
     while shared.waiting:
         in_flight = {spec.run_key: spec for spec in shared.claim(window)}
@@ -201,11 +214,13 @@ def check_datasets(runs: list[RunSpec]) -> None:
                             hint="Check the loader's arguments (`harness ls datasets`).") from None
 
 
-def _executor(options: RunOptions, store: Store) -> Executor:
+def _executor(options: RunOptions, store: Store, spawned: Worker | None) -> Executor:
     settings = ExecutionSettings(
         artifacts=store.artifacts_dir.absolute(), environment=environment(), jobs=options.jobs,
         plugins=tuple(str(Path(p).absolute()) for p in options.plugins), retries=options.retries,
         ray_address=options.ray_address, slurm_partition=options.slurm_partition,
         slurm_max_concurrent=options.slurm_max_concurrent,
     )
+    if spawned is not None:
+        return LocalExecutor(settings, spawned)
     return executors.get(options.executor)(settings)

@@ -74,9 +74,9 @@ def damaged_store(path: Path, why: str) -> StoreError:
     runs = runs_folder(path)
     return StoreError(
         f"store {path} is damaged ({why})",
-        hint=f"Restore it from a backup; or rebuild it from its runs' record files "
-             f"(`harness ingest {runs} --store NEW.sqlite`); or salvage what SQLite can still read "
-             f"(`sqlite3 {path} .recover | sqlite3 NEW.sqlite`). Then pass --store NEW.sqlite.",
+        hint=f"Restore it from a backup (`sqlite3 STORE .backup COPY` makes one); or salvage what SQLite can "
+             f"still read (`sqlite3 {path} .recover | sqlite3 NEW.sqlite`) and add the runs whose record files "
+             f"were still in transit (`harness ingest {runs} --store NEW.sqlite`). Then pass --store NEW.sqlite.",
     )
 
 

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from harness.context import RunContext
 from harness.curves import write_curves
+from harness.parquet import write_table
 from harness.environment import torch_details
 from harness.measure import measured
 from harness.planner import RunSpec
@@ -53,7 +54,6 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
     produced = _Produced()
     status, error = "ok", None
     with _logging_to(files.log) as log:
-        log.info("run %s: %s on %s, seed %d", spec.run_key, spec.method, spec.dataset.name, spec.seed)
         try:
             _run(spec, files, produced, log)
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the run's status
@@ -61,9 +61,10 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
                 raise
             status = "oom" if _is_out_of_memory(exc) else "failed"
             error = "".join(traceback.format_exception_only(exc)).strip()
-            log.error("%s", "".join(traceback.format_exception(exc)))
+            log.error("run %s (%s on %s, seed %d) failed:\n%s", spec.run_key, spec.method, spec.dataset.name,
+                      spec.seed, "".join(traceback.format_exception(exc)))
     outcome = {"status": status, "error": error, "started_at": started_at, "finished_at": utc_now(),
-               "log": files.named_in_record(files.log), "environment": environment | torch_details()}
+               "log": _kept_log(files), "environment": environment | torch_details()}
     try:
         record = RunRecord.of(spec, **outcome, **dataclasses.asdict(produced))
     except ValidationError as exc:  # a value no record can hold, e.g. a task's metric that is not a number
@@ -71,6 +72,15 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
         record = RunRecord.of(spec, **(outcome | failed))
     write_record_file(record, runs)
     return record
+
+
+def _kept_log(files: ExecutionFiles) -> str | None:
+    """The log as its record names it, or None for a run that wrote nothing to it (then removed): the record
+    already holds what the harness knows about a run, so an empty log would only take a file's disk block."""
+    if files.log.stat().st_size == 0:
+        files.log.unlink()
+        return None
+    return files.named_in_record(files.log)
 
 
 def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging.Logger) -> None:
@@ -98,10 +108,9 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         _check_memory(spec, produced.measurements["peak_rss_mb"]["value"])
         produced.measurements.update(ctx.to_json())
         predictions = inputs.task.predictions(inputs.instance, output)
-        _write_atomically(predictions, files.predictions, lambda frame, path: frame.to_parquet(path, index=False))
+        _write_atomically(predictions, files.predictions, write_table)
         produced.predictions = files.named_in_record(files.predictions)
         produced.metrics = inputs.score(predictions)
-    log.info("metrics: %s", produced.metrics)
 
 
 def _check_memory(spec: RunSpec, peak_mb: float) -> None:

@@ -20,8 +20,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TOY_PLUGIN = HERE.parents[1] / "tests" / "plugins" / "toy_family.py"
+STORE = "store on disk, KiB per run"
 FIGURES = ("start-up", "3-run subset, cold", "300 runs, cold", "300 runs, all stored (re-run)",
-           "report, all formats", "report, md only")
+           "report, all formats", "report, md only", STORE)
+RUNS = 300
 
 
 def harness_suite(folder: Path, datasets: int, variants: int) -> Path:
@@ -30,7 +32,7 @@ def harness_suite(folder: Path, datasets: int, variants: int) -> Path:
              "datasets:"]
     lines += [f"  d{i}: {{loader: numbers, args: {{shift: {i / 10}}}}}" for i in range(datasets)]
     lines += ["metrics: [accuracy]", "methods:",
-              f"  thr: {{impl: threshold, params: {{t: {[i / 10 for i in range(variants)]}}}}}"]
+              f"  thr: {{impl: noop, params: {{t: {[i / 10 for i in range(variants)]}}}}}"]
     path = folder / f"noop_{datasets}x{variants}.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -46,16 +48,25 @@ def wall(command: list[str], cwd: Path) -> float:
     return seconds
 
 
+def disk_kib_per_run(*paths: Path) -> float:
+    """What `du` counts for `paths` (files and folders under them), in KiB per run of the grid."""
+    files = [p for path in paths for p in ([path] if path.is_file() else [path, *path.rglob("*")]) if p.exists()]
+    return sum(p.stat().st_blocks * 512 for p in files) / 1024 / RUNS
+
+
 def harness_round(work: Path) -> dict[str, float]:
     harness = [sys.executable, "-m", "harness.cli"]
     plugin = ["--plugin", str(TOY_PLUGIN)]
     full, subset = harness_suite(work, 10, 10), harness_suite(work, 1, 1)
     store = ["--store", str(work / "store.sqlite")]
-    return {
+    figures = {
         "start-up": wall([*harness, "plan", str(full), *plugin], work),
         "3-run subset, cold": wall([*harness, "run", str(subset), *plugin, "--store", str(work / "subset.sqlite")],
                                    work),
         "300 runs, cold": wall([*harness, "run", str(full), *plugin, *store], work),
+        STORE: disk_kib_per_run(*work.glob("store.sqlite*"), work / "store-runs"),
+    }
+    return figures | {
         "300 runs, all stored (re-run)": wall([*harness, "run", str(full), *plugin, *store], work),
         "report, all formats": wall([*harness, "report", str(full), *plugin, *store, "--out", str(work / "all"),
                                      "--format", "md,tex,csv,png"], work),
@@ -75,6 +86,7 @@ def benchopt_round(work: Path) -> dict[str, float]:
     shutil.rmtree(bench / "__cache__", ignore_errors=True)
     shutil.rmtree(bench / "outputs", ignore_errors=True)
     figures["300 runs, cold"] = wall(run, work)
+    figures[STORE] = disk_kib_per_run(bench / "__cache__", bench / "outputs")
     figures["300 runs, all stored (re-run)"] = wall(run, work)
     newest = sorted((bench / "outputs").glob("*.parquet"))[-1]
     # benchopt's own default output (an HTML page of every plot) stands beside the harness's full report
@@ -91,11 +103,13 @@ def asv_round(work: Path) -> dict[str, float]:
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=project, capture_output=True, text=True).stdout.strip()
     subprocess.run(["asv", "machine", "--yes"], cwd=project, capture_output=True, check=True)
     run = ["asv", "run", "--python=same", "--set-commit-hash", commit]
-    return {
+    figures = {
         "3-run subset, cold": wall([*run, "--bench", "NoopOne"], project),
         "300 runs, cold": wall([*run, "--bench", r"Noop\.time_noop"], project),
-        "300 runs, all stored (re-run)": wall([*run, "--bench", r"Noop\.time_noop", "--skip-existing"], project),
     }
+    figures[STORE] = disk_kib_per_run(project / "results")
+    figures["300 runs, all stored (re-run)"] = wall([*run, "--bench", r"Noop\.time_noop", "--skip-existing"], project)
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,7 +145,8 @@ def table(samples: dict[str, dict[str, list[float]]]) -> str:
         cells = [f"{medians[tool]:.2f}" if tool in medians else "-" for tool in samples]
         lines.append(f"| {figure} | " + " | ".join(cells) + f" | {ratio} |")
     rounds = max(len(s) for per_tool in samples.values() for s in per_tool.values())
-    lines.append(f"\nwall seconds, medians of {rounds} rounds; {sys.platform}, Python {sys.version.split()[0]}")
+    lines.append(f"\nwall seconds (the store: KiB on disk per run, as `du` counts), medians of {rounds} rounds; "
+                 f"{sys.platform}, Python {sys.version.split()[0]}")
     return "\n".join(lines)
 
 

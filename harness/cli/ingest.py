@@ -8,7 +8,7 @@ from pathlib import Path
 from harness.cli.options import add_store
 
 NAME = "ingest"
-HELP = "store the record files under DIR (a run folder); idempotent"
+HELP = "store the record files under DIR (a run folder), removing each once stored; idempotent"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

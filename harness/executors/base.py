@@ -69,11 +69,12 @@ class Executor(ABC):
     """Submit runs, then iterate `events()` until every submitted run has finished.
 
     Runs submitted while `events()` is iterated are executed in the same iteration, so a coordinator
-    can claim runs a window (`jobs`) at a time; an executor that hands its queue to a cluster as it
-    starts says `queues_remotely` and is given every run it can have at once.
+    can claim runs a window (`jobs` x `runs_held_per_job`) at a time; an executor that hands its queue to a
+    cluster as it starts says `queues_remotely` and is given every run it can have at once.
     """
 
     queues_remotely: ClassVar[bool] = False
+    runs_held_per_job: ClassVar[int] = 1  # runs a worker is handed at once: the one it executes, and what is next
 
     def __init__(self, settings: ExecutionSettings) -> None:
         self.settings = settings

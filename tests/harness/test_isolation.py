@@ -64,7 +64,6 @@ def test_a_run_printing_megabytes_keeps_a_capped_log_with_its_first_and_last_lin
     assert len(text) < 11 * 2**20
     assert "line 00000000 " in text and f"line {24 * 1024 - 1:08d} " in text
     assert "bytes of this log were dropped" in text
-    assert "metrics:" in text  # the harness's own last line is in the kept tail
 
 
 def test_cap_log_keeps_head_and_tail_and_counts_what_it_dropped(tmp_path):

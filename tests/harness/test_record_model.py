@@ -82,4 +82,4 @@ def test_results_no_record_can_hold_fail_the_run_and_still_leave_its_record(tmp_
         'its results cannot be recorded: metrics.accuracy: input should be a valid number, not "high"'
     files = ExecutionFiles.of(tmp_path / "runs", spec)
     assert RunRecord.model_validate(json.loads(files.record.read_text())) == record
-    assert record.log == files.named_in_record(files.log) and files.log.is_file()
+    assert record.log is None and not files.log.exists()  # the run wrote nothing to its log: none is kept

@@ -7,7 +7,7 @@ from harness.run_folders import ExecutionFiles, records_folder, results_table, r
 from harness.store import Store
 
 
-def test_a_run_leaves_its_record_log_and_predictions_where_run_folders_says(cli, write_suite, store):
+def test_a_run_leaves_its_log_and_predictions_where_run_folders_says(cli, write_suite, store):
     assert cli("run", str(write_suite()), "--store", str(store))[0] == 0
     runs = runs_folder(store)
     with Store(store, read_only=True) as db:
@@ -15,7 +15,8 @@ def test_a_run_leaves_its_record_log_and_predictions_where_run_folders_says(cli,
         records = list(db.run_records())
         for record in records:
             files = ExecutionFiles(runs, record.suite, record.run_key, record.run_id)
-            assert files.record.is_file() and files.record.parent == records_folder(runs, "toy")
+            assert files.record.parent == records_folder(runs, "toy")
+            assert not files.record.exists()  # a record file is removed once the store holds its record
             assert stored_file(store, record.log) == files.log and files.log.is_file()
             assert stored_file(store, record.predictions) == files.predictions == db.predictions_path(record.run_id)
             assert len(pd.read_parquet(files.predictions)) > 0

@@ -179,3 +179,27 @@ def test_malformed_dataset_file_is_a_user_error_before_any_run(cli, write_suite,
     assert code == 3 and "dataset 'f' cannot be loaded" in err
     assert "Traceback" not in err
     assert not store.exists() or Store(store).count() == 0
+
+
+HELD_BEHIND_FAILURES = MISBEHAVING.replace("  good: {impl: threshold}\n", "") + "  last: {impl: vote}\n"
+
+
+def test_a_run_held_behind_a_dying_one_starts_on_a_fresh_worker_with_its_whole_timeout(cli, write_suite, store):
+    """One worker holds two runs at once (the next one waits in its pipe); when the first hangs or kills its
+    worker, the second never started there: it runs later on a new worker, its clock starting then."""
+    assert cli("run", str(write_suite(HELD_BEHIND_FAILURES)), "--store", str(store), "--jobs", "1")[0] == 2
+    records = sorted(_records(store).values(), key=lambda record: record["started_at"])
+    assert [r["method"] for r in records] == ["fail", "hang", "segv", "kill", "oom", "after", "last"]
+    assert [r["status"] for r in records] == ["failed", "timeout", "crashed", "crashed", "oom", "ok", "ok"]
+    for before, after in zip(records, records[1:], strict=False):
+        assert after["started_at"] >= before["finished_at"]
+
+
+def test_a_run_that_writes_nothing_leaves_no_log_file_and_a_failure_leaves_its_traceback(cli, write_suite, store):
+    suite = MISBEHAVING.split("methods:")[0] + "methods:\n  quiet: {impl: vote}\n  fail: {impl: fail}\n"
+    cli("run", str(write_suite(suite)), "--store", str(store))
+    records = _records(store)
+    assert records["quiet"]["status"] == "ok" and records["quiet"]["log"] is None
+    assert not list((Store(store).artifacts_dir / "bad" / "logs").glob("*quiet*"))
+    log = (store.parent / records["fail"]["log"]).read_text()
+    assert "failed:" in log and "ValueError: this method always fails" in log

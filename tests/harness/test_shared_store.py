@@ -21,9 +21,9 @@ def _options(store: Path) -> RunOptions:
 
 def test_each_execution_of_a_run_has_its_own_log_and_predictions(cli, write_suite, store):
     suite = str(write_suite())
-    assert cli("run", str(suite), "--store", str(store), "--executor", "inline")[0] == 0
+    assert cli("run", str(suite), "--store", str(store))[0] == 0  # in workers: the toy's print reaches its log
     first = {r["run_key"]: r for r in Store(store, read_only=True).records()}
-    assert cli("run", str(suite), "--store", str(store), "--executor", "inline", "--force")[0] == 0
+    assert cli("run", str(suite), "--store", str(store), "--force")[0] == 0
     with Store(store, read_only=True) as db:
         second = {r["run_key"]: r for r in db.records()}
     for key, record in second.items():

@@ -62,6 +62,15 @@ class Threshold(Method):
         return inputs - self.params.t + self.params.noise * np.random.normal(size=inputs.size)
 
 
+class Noop(Method):
+    """`threshold` without its print: the peer comparison's no-op (benchopt's and asv's write nothing either)."""
+
+    params_model = ThresholdParams
+
+    def run(self, inputs, ctx):
+        return inputs - self.params.t
+
+
 class VoteParams(MethodParams):
     thresholds: Annotated[tuple[float, ...], Field(strict=False, min_length=1)] = (0.0,)
 
@@ -115,7 +124,7 @@ tasks.add("toy.sign", SignTask, "classify numbers by sign")
 datasets.add("toy.numbers", numbers, "normal numbers")
 datasets.add("toy.numbers_file", numbers_file, "numbers from a text file")
 metrics.add("toy.accuracy", Metric("accuracy", accuracy, higher_is_better=True), "accuracy x100")
-for name, cls in {"threshold": Threshold, "vote": Vote, "fail": Fail, "hang": Hang, "segfault": Segfault,
+for name, cls in {"threshold": Threshold, "noop": Noop, "vote": Vote, "fail": Fail, "hang": Hang, "segfault": Segfault,
                   "oom": ExhaustMemory, "slow": Slow}.items():
     methods.add(f"toy.{name}", cls, f"toy method {name}", task="toy.sign")
 
