@@ -36,8 +36,14 @@ class SignTask(Task):
 
     def score(self, instance, predictions, metric_objects):
         test_idx, truth = instance.truth
-        scores = predictions.set_index("sample").loc[test_idx, "score"].to_numpy()
-        return {name: metric(truth, scores) for name, metric in metric_objects.items()}
+        samples, scores = predictions["sample"].to_numpy(), predictions["score"].to_numpy()
+        order = np.argsort(samples)  # numpy, not pandas' set_index/loc: a fifth of a no-op run's cost
+        found = order[np.searchsorted(samples, test_idx, sorter=order).clip(max=len(samples) - 1)]
+        if len(samples) == 0 or not np.array_equal(samples[found], test_idx):
+            raise KeyError("the predictions lack some of the test samples")
+        if len(np.unique(samples)) < len(samples):
+            raise ValueError("the predictions hold a sample more than once")
+        return {name: metric(truth, scores[found]) for name, metric in metric_objects.items()}
 
 
 def numbers(n: int = 200, shift: float = 0.0, seed: int = 0) -> np.ndarray:
