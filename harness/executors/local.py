@@ -1,11 +1,12 @@
 """A pool of worker processes on this machine: the default executor.
 
 Each worker is a fresh interpreter (spawn), pinned to one GPU via CUDA_VISIBLE_DEVICES
-when GPUs exist, and reused across runs. A run that exceeds its timeout has its
-worker killed; a worker that dies (segfault, SIGKILL, OOM killer) has its run recorded
-as crashed; a run whose worker tree holds more resident memory than its `resources.mem`
-has the tree killed and is recorded as oom; either way a new worker takes its place and
-the suite goes on. Workers die with their coordinator, even when it is SIGKILLed.
+when GPUs exist, and reused across runs. A worker holds two runs at a time: the one it executes
+and the next, whose clock starts only when the worker takes it up. A run that exceeds its timeout has
+its worker killed; a worker that dies (segfault, SIGKILL, OOM killer) has its run recorded as crashed;
+a run whose worker tree holds more resident memory than its `resources.mem` has the tree killed and is
+recorded as oom; either way a new worker takes its place, the run it held next goes back to the queue,
+and the suite goes on. Workers die with their coordinator, even when it is SIGKILLed.
 """
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ _HELD_PER_WORKER = 2
 
 def worker_main(conn: Connection, coordinator: int) -> None:
     """A worker: import the harness, receive its set-up (GPU, threads, settings), then execute each run it
-    receives and send back its record; `None` ends it. The set-up comes late so that a worker can start
-    before the coordinator has planned the suite (see `spawn_worker`)."""
+    receives and send back its record, until the coordinator kills it. The set-up comes late so that a
+    worker can start before the coordinator has planned the suite (see `spawn_worker`)."""
     die_with_parent(coordinator)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns Ctrl-C
     import faulthandler
@@ -59,8 +60,8 @@ def worker_main(conn: Connection, coordinator: int) -> None:
             load_plugin_file(plugin)
         preload()
         conn.send("ready")
-        for spec in iter(conn.recv, None):
-            conn.send(execute(spec, settings.artifacts, settings.environment))
+        while True:
+            conn.send(execute(conn.recv(), settings.artifacts, settings.environment))
     except (EOFError, BrokenPipeError):
         return  # the coordinator is gone (where no death signal stopped us first): end quietly
 
