@@ -76,7 +76,7 @@ def _require_columns(table: pd.DataFrame, path: Path, columns: list[str]) -> Non
 def _check_ids(table: pd.DataFrame, id_column: str, path: Path) -> None:
     twice = table[id_column][table[id_column].duplicated()]
     if not twice.empty:
-        raise DataError(f"id {twice.iloc[0]!r} appears more than once", file=path, field=id_column,
+        raise DataError(f"id '{twice.iloc[0]}' appears more than once", file=path, field=id_column,
                         line=_line(path, int(twice.index[0])))
 
 
@@ -89,7 +89,7 @@ def _joined(samples: pd.DataFrame, experts: pd.DataFrame, id_column: str, path: 
     for lacking, where, other in ((ours.difference(theirs), experts_path, path),
                                   (theirs.difference(ours), path, experts_path)):
         if lacking.size:
-            raise DataError(f"{lacking.size} id(s) of {other.name} are missing here, e.g. {lacking[0]!r}",
+            raise DataError(f"{lacking.size} id(s) of {other.name} are missing here, e.g. '{lacking[0]}'",
                             file=where, field=id_column, hint="Both files must hold the same sample ids.")
     return experts.set_index(id_column).loc[samples[id_column]].reset_index()
 
@@ -111,8 +111,10 @@ def _numbers(column: pd.Series, path: Path) -> np.ndarray:
     values = pd.to_numeric(column, errors="coerce")
     bad = np.flatnonzero(values.isna().to_numpy())
     if bad.size:
-        raise DataError(f"{column.iloc[bad[0]]!r} in column {column.name!r} is not a number", file=path,
-                        field=str(column.name), line=_line(path, int(bad[0])))
+        value = column.iloc[bad[0]]
+        what = "a missing value" if pd.isna(value) else f"'{value}'"
+        raise DataError(f"{what} in column '{column.name}' is not a number", file=path, field=str(column.name),
+                        line=_line(path, int(bad[0])))
     return values.to_numpy(np.float64)
 
 
@@ -120,7 +122,7 @@ def _labels(column: pd.Series, classes: np.ndarray, path: Path) -> np.ndarray:
     values = _numbers(column, path)
     unknown = np.flatnonzero(~np.isin(values, classes))
     if unknown.size:
-        raise DataError(f"answer {column.iloc[unknown[0]]!r} in column {column.name!r} is not one of the labels",
+        raise DataError(f"answer '{column.iloc[unknown[0]]}' in column '{column.name}' is not one of the labels",
                         file=path, field=str(column.name), line=_line(path, int(unknown[0])))
     return np.searchsorted(classes, values)
 

@@ -14,7 +14,7 @@ class ScorerParams(MethodParams):
     in the training costs, which traces a method's accuracy-cost curve over a sweep of beta (T-L2D-2)."""
 
     tiny = {"epochs": 20}
-    hidden: int = Field(0, ge=0, description="hidden width of the scorer's MLP; 0: linear (the spec's logistic-regression rejector)")
+    hidden: int = Field(0, ge=0, description="hidden width of the scorer's MLP; 0: linear (logistic regression)")
     epochs: int = Field(300, ge=1)
     lr: float = Field(0.01, gt=0)
     weight_decay: float = Field(1e-4, ge=0)

@@ -119,7 +119,8 @@ def _checked(output: Any, num_test: int, num_entities: int) -> tuple[np.ndarray,
         raise ValueError("an allocation needs at least one operating point")
     if not (consulted.any(axis=2)).all():
         raise ValueError("every test sample must consult at least one entity at every operating point")
-    if (weights < 0).any() or not np.isfinite(weights).all() or not (np.where(consulted, weights, 0).sum(axis=2) > 0).all():
+    voting = np.where(consulted, weights, 0.0).sum(axis=2) > 0
+    if (weights < 0).any() or not np.isfinite(weights).all() or not voting.all():
         raise ValueError("vote weights must be finite, non-negative and positive on some consulted entity of "
                          "each sample")
     answer = None if output.model_answer is None else np.asarray(output.model_answer)

@@ -25,7 +25,8 @@ class SelectivePrediction(Method):
         fallback = 1 + int(np.argmin(mean_part_loss(inputs, inputs.val)[1:]))
         masks, weights = [], []
         for coverage in (self.params.coverage, *SWEEP):
-            abstain = test_conf < np.quantile(val_conf, 1.0 - coverage) if coverage < 1 else np.zeros(test_conf.size, bool)
+            threshold = np.quantile(val_conf, 1.0 - coverage) if coverage < 1 else -np.inf
+            abstain = test_conf < threshold
             mask = np.zeros((test_conf.size, inputs.num_entities), dtype=bool)
             mask[:, 0], mask[:, fallback] = True, abstain
             weight = np.zeros(mask.shape)
