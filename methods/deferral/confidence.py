@@ -10,6 +10,12 @@ from methods.deferral.losses import loss
 from methods.deferral.problem import AllocationInputs
 
 
+def validation_and_test_confidence(inputs: AllocationInputs) -> tuple[np.ndarray, np.ndarray]:
+    """The model's confidence on the validation queries (where thresholds are set) and the test queries."""
+    confidence = model_confidence(inputs)
+    return confidence(inputs.val.x, inputs.val.model_output), confidence(inputs.test_x, inputs.test_model_output)
+
+
 def model_confidence(inputs: AllocationInputs) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """A function of (x, model outputs) giving one confidence per sample, higher meaning more trust."""
     if inputs.kind == "classification":

@@ -38,11 +38,11 @@ def specialist_panel(kind: Kind, y: np.ndarray, experts: int, strong: float | No
         if not all(0 <= value <= 1 for value in (strong, weak, generalist if generalist is not None else 0)):
             raise DataError(f"strong, weak and generalist are accuracies in [0, 1], got {strong}, {weak} and "
                             f"{generalist}", field="strong")
-        return ClassSpecialists(int(y.max()) + 1, strong, weak, beta, generalist)
+        return ClassSpecialists(strong, weak, beta, generalist, num_classes=int(y.max()) + 1)
     if min(strong, weak, generalist if generalist is not None else 0) < 0:
         raise DataError(f"strong, weak and generalist are noise standard deviations >= 0, got {strong}, {weak} and "
                         f"{generalist}", field="strong")
-    return RegionSpecialists(target_regions(y, experts), strong, weak, beta, generalist)
+    return RegionSpecialists(strong, weak, beta, generalist, region=target_regions(y, experts))
 
 
 def load_bundled(name: str, experts: int = 4, strong: float | None = None, weak: float | None = None,

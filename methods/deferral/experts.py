@@ -9,7 +9,7 @@ generalist, last: the same competence (accuracy, or noise std) everywhere, usual
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -17,22 +17,11 @@ from methods.deferral.losses import loss
 from methods.deferral.problem import Kind
 
 
-def _expert_names(count: int, generalist: float | None) -> tuple[str, ...]:
-    specialists = count - (generalist is not None)
-    return tuple(f"expert{j + 1}" for j in range(specialists)) + (("generalist",) if generalist is not None else ())
-
-
-def _specialist_map(own: np.ndarray, strong: float, weak: float, generalist: float | None) -> np.ndarray:
-    """Competence per (expert, group) from a specialists' (J, G) own-group mask, the generalist's row last."""
-    rows = np.where(own, strong, weak)
-    return rows if generalist is None else np.vstack([rows, np.full((1, own.shape[1]), generalist)])
-
-
 @dataclass(frozen=True)
-class ClassSpecialists:
-    """Class specialists over C classes (and an optional generalist, last) with costs beta_j."""
+class Specialists:
+    """Specialists, each with competence `strong` on its own group (class or region) and `weak` elsewhere, then
+    an optional generalist with one competence everywhere; costs beta_j in that order."""
 
-    num_classes: int
     strong: float
     weak: float
     costs: np.ndarray
@@ -40,14 +29,30 @@ class ClassSpecialists:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return _expert_names(self.costs.size, self.generalist)
+        specialists = tuple(f"expert{j + 1}" for j in range(self.specialists))
+        return specialists + (("generalist",) if self.generalist is not None else ())
+
+    @property
+    def specialists(self) -> int:
+        return self.costs.size - (self.generalist is not None)
+
+    def competence_map(self, own: np.ndarray) -> np.ndarray:
+        """(J, G) competence per expert and group from the specialists' (J - generalist, G) own-group mask."""
+        rows = np.where(own, self.strong, self.weak)
+        return rows if self.generalist is None else np.vstack([rows, np.full((1, own.shape[1]), self.generalist)])
+
+
+@dataclass(frozen=True)
+class ClassSpecialists(Specialists):
+    """Class specialists over C classes: specialist j owns the classes c with c mod J = j."""
+
+    num_classes: int = field(kw_only=True)
 
     @property
     def competence(self) -> np.ndarray:
         """(J, C) probability that expert j answers a sample of class c correctly."""
-        count = self.costs.size - (self.generalist is not None)
-        own = (np.arange(self.num_classes)[None, :] % count) == np.arange(count)[:, None]
-        return _specialist_map(own, self.strong, self.weak, self.generalist)
+        count = self.specialists
+        return self.competence_map((np.arange(self.num_classes)[None, :] % count) == np.arange(count)[:, None])
 
     def answers(self, rows: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         correct = rng.random((y.size, self.costs.size)) < self.competence[:, y].T
@@ -62,24 +67,14 @@ class ClassSpecialists:
 
 
 @dataclass(frozen=True)
-class RegionSpecialists:
-    """Region specialists: noise std `strong` in their own target-quantile region, `weak` elsewhere (and an
-    optional generalist, last). `region` holds each dataset row's region, fixed by the loader from the target."""
+class RegionSpecialists(Specialists):
+    """Region specialists: `strong` and `weak` are noise standard deviations. `region` holds each dataset
+    row's target-quantile region, fixed by the loader from the whole target."""
 
-    region: np.ndarray
-    strong: float
-    weak: float
-    costs: np.ndarray
-    generalist: float | None = None
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return _expert_names(self.costs.size, self.generalist)
+    region: np.ndarray = field(kw_only=True)
 
     def _noise(self, rows: np.ndarray) -> np.ndarray:
-        count = self.costs.size - (self.generalist is not None)
-        own = np.arange(count)[:, None] == self.region[rows][None, :]
-        return _specialist_map(own, self.strong, self.weak, self.generalist).T
+        return self.competence_map(np.arange(self.specialists)[:, None] == self.region[rows][None, :]).T
 
     def answers(self, rows: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return y[:, None] + self._noise(rows) * rng.standard_normal((rows.size, self.costs.size))

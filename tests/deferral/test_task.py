@@ -29,7 +29,7 @@ def test_regression_decision_is_the_weighted_mean():
 
 
 def test_class_specialists_answer_with_their_competence():
-    panel = ClassSpecialists(4, 0.9, 0.3, np.array([0.1, 0.2]), generalist=0.6)
+    panel = ClassSpecialists(0.9, 0.3, np.array([0.1, 0.2]), generalist=0.6, num_classes=4)
     y = np.repeat(np.arange(4), 20_000)
     answers = panel.answers(np.arange(y.size), y, np.random.default_rng(0))
     for label in range(4):

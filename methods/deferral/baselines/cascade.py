@@ -9,7 +9,7 @@ import numpy as np
 
 from harness import Method, RunContext
 from methods.deferral.allocation import allocation, mean_part_loss
-from methods.deferral.confidence import model_confidence
+from methods.deferral.confidence import validation_and_test_confidence
 from methods.deferral.params import CascadeParams
 from methods.deferral.problem import Allocation, AllocationInputs
 
@@ -31,9 +31,7 @@ class ConfidenceCascade(Method):
     params_model = CascadeParams
 
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
-        confidence = model_confidence(inputs)
-        val_conf = confidence(inputs.val.x, inputs.val.model_output)
-        test_conf = confidence(inputs.test_x, inputs.test_model_output)
+        val_conf, test_conf = validation_and_test_confidence(inputs)
         stages = [0, *expert_chain(inputs)]
         masks, weights = [], []
         for rate in (self.params.defer_rate, *SWEEP):

@@ -8,7 +8,7 @@ import numpy as np
 
 from harness import Method, RunContext
 from methods.deferral.allocation import allocation, mean_part_loss
-from methods.deferral.confidence import model_confidence
+from methods.deferral.confidence import validation_and_test_confidence
 from methods.deferral.params import SelectiveParams
 from methods.deferral.problem import Allocation, AllocationInputs
 
@@ -19,9 +19,7 @@ class SelectivePrediction(Method):
     params_model = SelectiveParams
 
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
-        confidence = model_confidence(inputs)
-        val_conf = confidence(inputs.val.x, inputs.val.model_output)
-        test_conf = confidence(inputs.test_x, inputs.test_model_output)
+        val_conf, test_conf = validation_and_test_confidence(inputs)
         fallback = 1 + int(np.argmin(mean_part_loss(inputs, inputs.val)[1:]))
         masks, weights = [], []
         for coverage in (self.params.coverage, *SWEEP):
