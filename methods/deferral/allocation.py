@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from methods.deferral.losses import entity_costs, loss
+from methods.deferral.params import ScorerParams
 from methods.deferral.problem import Allocation, AllocationInputs, Part
 from methods.deferral.scorer import Scorer, ScorerConfig, shared_scorer
 
@@ -16,16 +17,16 @@ def features(x: np.ndarray, model_output: np.ndarray) -> np.ndarray:
     return np.hstack([x, model_output])
 
 
-def scorer_config(params: object) -> ScorerConfig:
+def scorer_config(params: ScorerParams) -> ScorerConfig:
     """The `ScorerConfig` of a method's `ScorerParams`."""
     return ScorerConfig(**{name: getattr(params, name) for name in ScorerConfig.__dataclass_fields__})
 
 
-def entity_scorer(inputs: AllocationInputs, params: object, seed: int) -> Scorer:
+def entity_scorer(inputs: AllocationInputs, params: ScorerParams, seed: int) -> Scorer:
     """The Top-k L2D scorer over the entities, trained on the train part's realised costs
     c_j = loss_j + cost_scale * beta_j; one per (data, settings, seed) in a process, whatever k is used."""
     train = inputs.train
-    costs = entity_costs(inputs.kind, train.answers, train.y, inputs.costs, params.cost_scale)  # type: ignore[attr-defined]
+    costs = entity_costs(inputs.kind, train.answers, train.y, inputs.costs, params.cost_scale)
     return shared_scorer(features(train.x, train.model_output), costs, scorer_config(params), seed)
 
 
@@ -42,7 +43,7 @@ def softmax(scores: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def allocation(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray] | np.ndarray,
+def allocation(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray] | np.ndarray | float,
                model_answer: np.ndarray | None = None) -> Allocation:
     """An `Allocation` from one (n, E) consulted mask per operating point and their weights (one (n, E)
     array for all points, or one per point); weights off the mask are zeroed."""
