@@ -1,0 +1,1 @@
+"""The baselines the Top-k L2D paper compares with, one module each."""

@@ -1,0 +1,49 @@
+"""The Bayes oracle: its regret is 0 at every k, it bounds every method, and its expected costs are the ones
+the posterior and the competence map give."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness.registry import methods
+from methods.deferral import metrics as m
+from methods.deferral.baselines.oracle import BayesOracle
+from methods.deferral.data import gaussian_mixture
+from methods.deferral.task import DeferralAllocation
+from tests.deferral.conftest import context, scored
+
+REGRET = {"regret": m.REGRET}
+
+
+@pytest.mark.parametrize("fixture", ["mixture_instance", "digits_instance", "diabetes_instance"])
+def test_oracle_regret_is_zero_at_every_k(fixture, request):
+    instance = request.getfixturevalue(fixture)
+    for k in range(1, instance.inputs.num_entities + 1):
+        assert scored(instance, BayesOracle(k=k), REGRET)["regret"] == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in methods.names() if n.startswith("deferral.")))
+def test_every_method_has_non_negative_regret(name, mixture_instance):
+    entry = methods.get(name)
+    method = entry(**entry.params_model.tiny)
+    assert scored(mixture_instance, method, REGRET)["regret"] >= 0.0
+
+
+def test_expected_costs_come_from_the_posterior_and_the_competence_map():
+    problem = gaussian_mixture(num_samples=400, num_classes=4, dims=3, experts=2, generalist=0.7, seed=3)
+    instance = DeferralAllocation().instance(problem, {}, 5)
+    truth, inputs = instance.truth, instance.inputs
+    rows = np.flatnonzero(np.isin(problem.sample_ids, truth.sample))
+    posterior = problem.posterior[rows]
+    competence = np.array([[0.9, 0.5, 0.9, 0.5], [0.5, 0.9, 0.5, 0.9], [0.7] * 4])  # class c's specialist: c mod 2
+    expert = posterior @ (1 - competence).T
+    model = 1 - posterior[np.arange(rows.size), truth.answers[:, 0]]
+    np.testing.assert_allclose(inputs.test_expected_costs, np.column_stack([model, expert]) + inputs.costs)
+    chosen = BayesOracle(k=1).run(inputs, context()).consulted[0]
+    np.testing.assert_array_equal(chosen.argmax(axis=1), inputs.test_expected_costs.argmin(axis=1))
+
+
+def test_a_learned_top_1_has_positive_regret_on_the_mixture(mixture_instance):
+    from methods.deferral.topk import TopKL2D
+
+    assert scored(mixture_instance, TopKL2D(k=1), REGRET)["regret"] > 0.01
