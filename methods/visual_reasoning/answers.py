@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 
 _TAG = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
-_PHRASE = re.compile(r"\banswer\b(?:\s+is)?\s*[:：=]?\s*(.+)", re.IGNORECASE | re.DOTALL)
+_PHRASE = re.compile(r"\banswer\b(?:\s+is)?\s*[:：=]?\s*", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _MARKUP = re.compile(r"[*_`$]|\\text\{|\\mathrm\{")
 _WORD_NUMBERS = {word: value for value, word in enumerate(
@@ -39,7 +39,7 @@ def _marked_span(text: str) -> tuple[str, bool]:
     else:
         phrases = list(_PHRASE.finditer(text))
         boxed = _BOXED.findall(text)
-        span = phrases[-1].group(1) if phrases else (boxed[-1] if boxed else text)
+        span = text[phrases[-1].end():] if phrases else (boxed[-1] if boxed else text)
         marked = bool(phrases or boxed)
         inner = _BOXED.findall(span)
         span = inner[-1] if inner else span
