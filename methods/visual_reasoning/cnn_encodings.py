@@ -3,7 +3,7 @@
 Search: the scene and the asked colour and shape (one-hot) -> the quadrant. Chart: the chart and the asked bar
 (one-hot) -> the value, one class per multiple of 5. Jigsaw: each shuffled tile alone -> its picture position,
 then the most likely placement that uses every tile once (`scipy.optimize.linear_sum_assignment`). Maze: the map
-and the agent's cell (a fourth channel) -> the next move or stop, rolled out from the start cell.
+at 4 pixels per cell and the agent's cell (a fourth channel) -> the next move or stop, rolled out from the start cell.
 The first answer is the most likely one; the others are drawn from the softmax at `temperature` (a placement
 drawn by Gumbel-perturbed assignment). An answer's score is its log-probability under the model.
 """
@@ -21,7 +21,8 @@ from methods.visual_reasoning.generators.maze import MOVES
 from methods.visual_reasoning.generators.search import COLOURS, SHAPES
 from methods.visual_reasoning.puzzle import Puzzle
 
-SIDE = 64  # scenes, charts and maps are resized to SIDE x SIDE
+SIDE = 64  # scenes and charts are resized to SIDE x SIDE
+MAZE_CELL = 4  # pixels per maze cell
 Predict = Callable[[Examples], np.ndarray]  # log-probabilities (N, classes)
 STOP = len(MOVES)
 
@@ -55,11 +56,12 @@ def _condition(puzzle: Puzzle) -> np.ndarray:
 
 
 def _maze_input(puzzle: Puzzle, cell: tuple[int, int]) -> np.ndarray:
+    """The map at MAZE_CELL pixels per cell (a map has little detail: a quarter of the pixels of SIDE or fewer)
+    and the agent's cell as a fourth channel."""
     grid = puzzle.query["grid"]
-    here = np.zeros((1, SIDE, SIDE), dtype=np.float32)
-    size = SIDE // grid
-    here[0, cell[0] * size:(cell[0] + 1) * size, cell[1] * size:(cell[1] + 1) * size] = 1.0
-    return np.concatenate([resized(puzzle.image), here])
+    here = np.zeros((1, grid * MAZE_CELL, grid * MAZE_CELL), dtype=np.float32)
+    here[0, cell[0] * MAZE_CELL:(cell[0] + 1) * MAZE_CELL, cell[1] * MAZE_CELL:(cell[1] + 1) * MAZE_CELL] = 1.0
+    return np.concatenate([resized(puzzle.image, grid * MAZE_CELL), here])
 
 
 def _tiles(puzzle: Puzzle) -> np.ndarray:

@@ -18,6 +18,7 @@ class CnnParams(SamplingParams):
     """The small CNN (methods.visual_reasoning.baselines.cnn): trained per run on CPU on generated training
     puzzles of the run's task and difficulty; its first answer is the most likely one, the others are drawn."""
 
+    version = "2"  # 2: maze maps enter at 4 pixels per cell
     tiny = {"samples": 4, "train_puzzles": 24, "epochs": 2}
     train_puzzles: int = Field(300, ge=8, description="generated training puzzles (a separate stream)")
     epochs: int = Field(12, ge=1)
