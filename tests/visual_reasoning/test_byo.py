@@ -98,3 +98,31 @@ def test_a_users_answers_are_scored_through_a_suite_and_a_broken_file_exits_3(cl
     code, _, err = cli("run", suite, "--store", str(tmp_path / "b.sqlite"), "--data-root", str(tmp_path),
                        plugin=False)
     assert code == 3 and f"{tmp_path / 'answers.jsonl'}:4: answer: 'answer' must be" in err and "Traceback" not in err
+
+
+def test_the_local_vlm_path_is_skipped_without_a_model_and_refuses_a_folder_that_is_no_model(tmp_path, capsys):
+
+    from methods.visual_reasoning.hf_vlm import main
+
+    index = export(PuzzleSource("search", "easy", 2), [0], tmp_path)
+    assert main(["--puzzles", str(index), "--out", str(tmp_path / "a.jsonl")]) == 0
+    assert "skipped: no local vision-language model" in capsys.readouterr().err
+    assert not (tmp_path / "a.jsonl").exists()
+    assert main(["--model", str(tmp_path), "--puzzles", str(index), "--out", str(tmp_path / "a.jsonl")]) == 3
+    assert "is not a local model folder (no config.json)" in capsys.readouterr().err
+
+
+def test_a_vlms_answers_become_a_jsonl_the_recorded_method_reads(tmp_path):
+    from methods.visual_reasoning.hf_vlm import answer_puzzles
+
+    index = export(PuzzleSource("search", "easy", 3), [0], tmp_path)
+    seen = []
+
+    def fake_model(image, prompt, sample):  # noqa: ANN001, ANN202 - a stand-in for a loaded model
+        seen.append((image.is_file(), "Which quadrant" in prompt, sample))
+        return ("<answer>B</answer>", -0.5 if sample else -0.1)
+
+    _write(tmp_path / "answers.jsonl", list(answer_puzzles(fake_model, index, samples=2)))
+    recorded = read_answers(tmp_path / "answers.jsonl", "search", "easy", 3)
+    assert len(recorded.by_puzzle) == 3 and [a.score for a in recorded.by_puzzle["search-easy-s0-0000"]] == [-0.1, -0.5]
+    assert seen[:2] == [(True, True, False), (True, True, True)]
