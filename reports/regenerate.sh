@@ -24,7 +24,8 @@ formats=md,tex,csv,png
 for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_conventions plg_motifs plg_curves plg_prism plg_lws_coil_del \
     plg_prism_ablation sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
-    math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation; do
+    math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation \
+    visual_puzzles_ci visual_puzzles; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -36,6 +37,9 @@ python -m methods.zo_finetune.figures reports/zo_memory/runs.csv reports/zo_memo
 # Top-k L2D's T-L2D-1 and T-L2D-3 layouts (a table per dataset), from the cells just reported.
 python -m methods.deferral.tables reports/defer_topk/table.csv reports/defer_topk/tables.md
 python -m methods.deferral.tables reports/defer_topk_ablation/table.csv reports/defer_topk_ablation/tables.md
+# ThinkMorph's T-TM-1 (cited) and T-TM-2 (our puzzles) layouts and the best-of-N curves, from the cells just reported.
+python -m methods.visual_reasoning.tables reports/visual_puzzles/table.csv reports/visual_puzzles/tables.md
+python -m methods.visual_reasoning.best_of_n reports/visual_puzzles/table.csv reports/visual_puzzles/best_of_n.png
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
 if [ "$mode" != "--from-runs" ]; then

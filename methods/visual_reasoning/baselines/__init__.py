@@ -1,0 +1,1 @@
+"""The reference solvers: one module per solver."""
