@@ -32,6 +32,7 @@ class LmEvalModel(Method):
     """One model through one lm-eval backend, on whatever tasks the dataset names."""
 
     params_model = LmEvalModelParams
+    params: LmEvalModelParams
     deterministic = False  # lm-eval's batching on other hardware may change a log-likelihood's last digits
 
     def model_folder(self) -> Path:

@@ -121,3 +121,11 @@ def test_metric_directions_are_lm_evals():
 
     for metric in (ACC, ACC_NORM, EXACT_MATCH):
         assert metric.higher_is_better == is_higher_better(metric.name)
+
+
+def test_the_example_leaderboard_validates_once_its_data_is_cached(tmp_path, monkeypatch):
+    example = Path(__file__).resolve().parents[2] / "methods" / "lm_eval_tasks" / "examples" / "leaderboard.yaml"
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path))
+    for repo in ("allenai___ai2_arc", "Rowan___hellaswag", "openai___gsm8k"):
+        (tmp_path / repo).mkdir()
+    assert validate_suite(example)[0] == 2
