@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -11,17 +10,8 @@ import time
 import pytest
 
 from harness.store import Store
+from tests.harness.test_resume import _stored  # the store's run count while a coordinator writes it
 from tests.lm_eval_tasks.conftest import PLUGIN
-
-
-def _stored(store) -> int:
-    if not store.exists():
-        return 0
-    with sqlite3.connect(store, timeout=30) as db:
-        try:
-            return db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-        except sqlite3.OperationalError:
-            return 0
 
 
 @pytest.mark.slow
