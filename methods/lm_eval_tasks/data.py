@@ -3,7 +3,7 @@
 `lm_eval_task` names tasks among lm-eval's built-in ones or, with `path`, in a folder of the user's task
 YAMLs (under the data root; its files' hash enters the fingerprint, so an edited YAML means new runs).
 `tiny_task` names the tasks committed in `tiny_tasks/` (the CI suite's). Nothing is loaded here: lm-eval
-reads the documents inside the run. `check_arguments` is what `validate` and `plan` run (through the task's
+reads the documents inside the run. `check_selection` is what `validate` and `plan` run (through the task's
 `check_dataset`): the names against lm-eval's cached index with a did-you-mean, and, for built-in tasks,
 that each task's Hub dataset is in the local `datasets` cache, since runs never download.
 """
@@ -20,7 +20,6 @@ from methods.lm_eval_tasks.task_index import task_index
 
 TINY_TASKS = Path(__file__).with_name("tiny_tasks")
 LOCAL_BUILDERS = {"json", "csv", "parquet", "text", "arrow", "pandas", None}  # lm-eval's data from local files
-ARGUMENTS = ("task", "path", "num_fewshot", "limit", "filter", "cache_dir")
 
 
 @dataclass(frozen=True)
@@ -42,43 +41,33 @@ class TaskSelection:
 def lm_eval_task(task: str | list[str], path: str | None = None, num_fewshot: int | None = None,
                  limit: int | None = None, filter: str | None = None, cache_dir: str | None = None) -> TaskSelection:
     """lm-eval tasks by name: built-in ones, or those of the folder of task YAMLs at `path`."""
-    return selection({"task": task, "path": path, "num_fewshot": num_fewshot, "limit": limit, "filter": filter,
-                      "cache_dir": cache_dir})
+    return selection(task, Path(path).expanduser() if path is not None else None, num_fewshot, limit, filter,
+                     cache_dir)
 
 
 def tiny_task(task: str | list[str], num_fewshot: int | None = None, limit: int | None = None,
               filter: str | None = None) -> TaskSelection:
     """Tasks of the committed `tiny_tasks/` folder (documents generated in the zo_finetune family's style)."""
-    return selection({"task": task, "path": str(TINY_TASKS), "num_fewshot": num_fewshot, "limit": limit,
-                      "filter": filter})
+    return selection(task, TINY_TASKS, num_fewshot, limit, filter)
 
 
-def selection(args: Mapping[str, Any]) -> TaskSelection:
-    """Loader arguments checked for their types and turned into a `TaskSelection` (nothing is indexed)."""
-    unknown = sorted(set(args) - set(ARGUMENTS))
-    if unknown:
-        raise DataError(f"unknown argument {unknown[0]!r}", field=f"args.{unknown[0]}",
-                        hint=f"lm_eval_task takes {', '.join(ARGUMENTS)}.")
-    names = args.get("task")
-    names = [names] if isinstance(names, str) else names
+def selection(task: Any, folder: Path | None = None, num_fewshot: Any = None, limit: Any = None, filter: Any = None,
+              cache_dir: Any = None) -> TaskSelection:
+    """A loader's arguments checked for their types, as a `TaskSelection` (nothing is indexed or read)."""
+    names = [task] if isinstance(task, str) else task
     if not names or not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
         raise DataError("task must be an lm-eval task, group or tag name, or a list of them", field="args.task")
-    for key in ("num_fewshot", "limit"):
-        value = args.get(key)
+    for key, value in (("num_fewshot", num_fewshot), ("limit", limit)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise DataError(f"{key} must be a whole number >= 0, got {value!r}", field=f"args.{key}")
-    path = args.get("path")
-    folder = Path(str(path)).expanduser() if path is not None else None
     if folder is not None and not folder.is_dir():
         raise DataError(f"task folder {folder} does not exist", field="args.path",
                         hint="Point path at a folder of lm-eval task YAMLs under the data root.")
-    return TaskSelection(tuple(names), folder, args.get("num_fewshot"), args.get("limit"), args.get("filter"),
-                         args.get("cache_dir"))
+    return TaskSelection(tuple(names), folder, num_fewshot, limit, filter, cache_dir)
 
 
-def check_arguments(loader: str, args: Mapping[str, Any]) -> None:
+def check_selection(chosen: TaskSelection) -> None:
     """The names against lm-eval's (cached) index, and the built-in tasks' data against the local cache."""
-    chosen = selection({**args, "path": str(TINY_TASKS)} if loader.endswith(".tiny_task") else args)
     index = task_index(chosen.folder)
     index.check(list(chosen.tasks))
     if chosen.folder is None:

@@ -8,6 +8,7 @@ table alone, so `harness score` can re-score stored generations.
 """
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,9 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from harness import Instance, Metric, Task
+from harness import DataError, Instance, Metric, Task
+from harness.registry import datasets
 from harness.contracts import reject_split_keys
-from methods.lm_eval_tasks.data import TINY_TASKS, TaskSelection, check_arguments
+from methods.lm_eval_tasks.data import TINY_TASKS, TaskSelection, check_selection
 
 COLUMNS = ("task", "doc_id", "filter", "metric", "value", "target", "response", "filtered")
 
@@ -39,7 +41,14 @@ class LmEvalEvaluation(Task):
         reject_split_keys(split, "lm_eval_tasks.evaluation", "shots and limits are dataset arguments")
 
     def check_dataset(self, loader: str, args: Mapping[str, Any]) -> None:
-        check_arguments(loader, args)
+        """Build the selection with the registered loader (it reads nothing) and check it against lm-eval."""
+        build = datasets.get(loader)
+        try:
+            chosen = build(**args)
+        except TypeError as exc:  # an argument the loader does not take
+            takes = ", ".join(inspect.signature(build).parameters)
+            raise DataError(str(exc), field="args", hint=f"{loader} takes {takes}.") from None
+        check_selection(chosen)
 
     def instance(self, data: TaskSelection, split: Mapping[str, Any], seed: int) -> Instance:
         return Instance(inputs=data, truth=data)

@@ -11,7 +11,6 @@ from harness.errors import DataError
 from harness.method_params import InvalidParams
 from harness.validate import validate_suite
 from methods.lm_eval_tasks import task_index
-from methods.lm_eval_tasks.data import selection
 from methods.lm_eval_tasks.metrics import ACC, ACC_NORM, EXACT_MATCH
 from methods.lm_eval_tasks.model import LmEvalModel
 from tests.lm_eval_tasks.conftest import PLUGIN
@@ -93,15 +92,20 @@ def test_user_folder_index_is_cached_and_rebuilt_when_a_yaml_changes(tmp_path, m
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ({"task": "tiny_sst2", "shots": 5}, "unknown argument 'shots'"),
-    ({"task": "tiny_sst2", "num_fewshot": -1}, "num_fewshot must be a whole number"),
-    ({"task": "tiny_sst2", "limit": 2.5}, "limit must be a whole number"),
-    ({"task": []}, "task must be an lm-eval task"),
-    ({"task": "x", "path": "/no/such/folder"}, "task folder /no/such/folder does not exist"),
+    ("{task: tiny_sst2, shots: 5}", "unexpected keyword argument 'shots'"),
+    ("{task: tiny_sst2, num_fewshot: -1}", "num_fewshot must be a whole number"),
+    ("{task: tiny_sst2, limit: 2.5}", "limit must be a whole number"),
+    ("{task: []}", "task must be an lm-eval task"),
+    ("{task: tiny_sst2, path: /elsewhere}", "unexpected keyword argument 'path'"),  # the tiny tasks have their folder
 ])
-def test_bad_dataset_arguments_name_the_argument(args, message):
+def test_bad_dataset_arguments_fail_validate_naming_the_argument(tmp_path, args, message):
     with pytest.raises(DataError, match=message):
-        selection(args)
+        validate_suite(_suite(tmp_path, "tiny_task", args))
+
+
+def test_a_missing_task_folder_is_named(tmp_path):
+    with pytest.raises(DataError, match="no-such-folder"):
+        validate_suite(_suite(tmp_path, "lm_eval_task", "{task: x, path: no-such-folder}"), root=tmp_path)
 
 
 @pytest.mark.parametrize(("params", "message"), [
