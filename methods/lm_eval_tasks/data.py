@@ -31,7 +31,6 @@ class TaskSelection:
     num_fewshot: int | None = None
     limit: int | None = None
     filter: str | None = None  # the filter the registered metrics read; None: each metric's first filter
-    cache_dir: str | None = None  # the `datasets` cache built-in tasks read; None: its default
 
     @property
     def label(self) -> str:
@@ -39,10 +38,9 @@ class TaskSelection:
 
 
 def lm_eval_task(task: str | list[str], path: str | None = None, num_fewshot: int | None = None,
-                 limit: int | None = None, filter: str | None = None, cache_dir: str | None = None) -> TaskSelection:
+                 limit: int | None = None, filter: str | None = None) -> TaskSelection:
     """lm-eval tasks by name: built-in ones, or those of the folder of task YAMLs at `path`."""
-    return selection(task, Path(path).expanduser() if path is not None else None, num_fewshot, limit, filter,
-                     cache_dir)
+    return selection(task, Path(path).expanduser() if path is not None else None, num_fewshot, limit, filter)
 
 
 def tiny_task(task: str | list[str], num_fewshot: int | None = None, limit: int | None = None,
@@ -51,8 +49,8 @@ def tiny_task(task: str | list[str], num_fewshot: int | None = None, limit: int 
     return selection(task, TINY_TASKS, num_fewshot, limit, filter)
 
 
-def selection(task: Any, folder: Path | None = None, num_fewshot: Any = None, limit: Any = None, filter: Any = None,
-              cache_dir: Any = None) -> TaskSelection:
+def selection(task: Any, folder: Path | None = None, num_fewshot: Any = None, limit: Any = None,
+              filter: Any = None) -> TaskSelection:
     """A loader's arguments checked for their types, as a `TaskSelection` (nothing is indexed or read)."""
     names = [task] if isinstance(task, str) else task
     if not names or not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
@@ -63,7 +61,7 @@ def selection(task: Any, folder: Path | None = None, num_fewshot: Any = None, li
     if folder is not None and not folder.is_dir():
         raise DataError(f"task folder {folder} does not exist", field="args.path",
                         hint="Point path at a folder of lm-eval task YAMLs under the data root.")
-    return TaskSelection(tuple(names), folder, num_fewshot, limit, filter, cache_dir)
+    return TaskSelection(tuple(names), folder, num_fewshot, limit, filter)
 
 
 def check_selection(chosen: TaskSelection) -> None:
@@ -73,15 +71,16 @@ def check_selection(chosen: TaskSelection) -> None:
     if chosen.folder is None:
         for name in chosen.tasks:
             for leaf in index.leaves(name):
-                check_cached(leaf, index.entries[leaf], chosen.cache_dir)
+                check_cached(leaf, index.entries[leaf])
 
 
-def check_cached(task: str, entry: Mapping[str, Any], cache_dir: str | None) -> None:
-    """A `DataError` naming the cache folder when a task's Hub dataset has never been cached here."""
+def check_cached(task: str, entry: Mapping[str, Any]) -> None:
+    """A `DataError` naming the cache folder when a task's Hub dataset has never been cached here (the cache
+    lm-eval's `datasets.load_dataset` reads: $HF_DATASETS_CACHE, else `datasets`' default)."""
     repo = entry.get("dataset_path")
     if repo in LOCAL_BUILDERS or Path(str(repo)).expanduser().exists():
         return
-    root = hf_cache_root(cache_dir)
+    root = hf_cache_root(None)
     folder = hub_repo_folder(str(repo), root)
     if not folder.is_dir():
         config = f"'{entry['dataset_name']}', " if entry.get("dataset_name") else ""

@@ -78,7 +78,7 @@ class LmEvalModel(Method):
                 numpy_random_seed=ctx.seed, torch_random_seed=ctx.seed, fewshot_random_seed=ctx.seed)
         except MISSING_DATA as exc:
             raise DataError(f"lm-eval could not read a task's data offline ({type(exc).__name__}: {exc})",
-                            field="args.task", hint=f"The datasets cache is {hf_cache_root(inputs.cache_dir)}; "
+                            field="args.task", hint=f"The datasets cache is {hf_cache_root(None)}; "
                             "fill it where the Hub can be reached (datasets.load_dataset) and copy it here.") from None
 
 
