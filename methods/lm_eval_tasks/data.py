@@ -4,8 +4,9 @@
 YAMLs (under the data root; its files' hash enters the fingerprint, so an edited YAML means new runs).
 `tiny_task` names the tasks committed in `tiny_tasks/` (the CI suite's). Nothing is loaded here: lm-eval
 reads the documents inside the run. `check_selection` is what `validate` and `plan` run (through the task's
-`check_dataset`): the names against lm-eval's cached index with a did-you-mean, and, for built-in tasks,
-that each task's Hub dataset is in the local `datasets` cache, since runs never download.
+`check_dataset`): the names against lm-eval's cached index with a did-you-mean, and
+that each task's Hub dataset (a built-in task's or one a user's YAML names) is in the local `datasets` cache,
+since runs never download.
 """
 from __future__ import annotations
 
@@ -65,13 +66,13 @@ def selection(task: Any, folder: Path | None = None, num_fewshot: Any = None, li
 
 
 def check_selection(chosen: TaskSelection) -> None:
-    """The names against lm-eval's (cached) index, and the built-in tasks' data against the local cache."""
+    """The names against lm-eval's (cached) index, and each task's Hub data (built in or in a user's YAML) against
+    the local cache."""
     index = task_index(chosen.folder)
     index.check(list(chosen.tasks))
-    if chosen.folder is None:
-        for name in chosen.tasks:
-            for leaf in index.leaves(name):
-                check_cached(leaf, index.entries[leaf])
+    for name in chosen.tasks:
+        for leaf in index.leaves(name):
+            check_cached(leaf, index.entries[leaf])
 
 
 def check_cached(task: str, entry: Mapping[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Stored per-sample outputs are enough to score: `harness score` re-scores a predictions table with lm-eval's metrics."""
+"""Stored per-sample outputs are enough: `harness score` re-scores a predictions table with lm-eval's metrics."""
 from __future__ import annotations
 
 import subprocess

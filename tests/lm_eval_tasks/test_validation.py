@@ -133,3 +133,14 @@ def test_the_example_leaderboard_validates_once_its_data_is_cached(tmp_path, mon
     for repo in ("allenai___ai2_arc", "Rowan___hellaswag", "openai___gsm8k"):
         (tmp_path / repo).mkdir()
     assert validate_suite(example)[0] == 2
+
+
+def test_a_user_yaml_naming_an_uncached_hub_dataset_fails_validate(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv(task_index.INDEX_ENV, str(tmp_path / "index"))
+    folder = tmp_path / "tasks"
+    folder.mkdir()
+    (folder / "hub.yaml").write_text(TASK_YAML.format(name="hub_task").replace("dataset_path: json",
+                                                                               "dataset_path: someone/reviews"))
+    with pytest.raises(DataError, match="'someone/reviews', which is not in the local datasets cache"):
+        validate_suite(_suite(tmp_path, "lm_eval_task", "{task: hub_task, path: tasks}"), root=tmp_path)
