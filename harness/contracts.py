@@ -58,6 +58,14 @@ class Task(ABC):
         Called at validation time, so a typo fails before anything runs.
         """
 
+    def check_dataset(self, loader: str, args: Mapping[str, Any]) -> None:  # noqa: B027 (optional hook)
+        """Raise `DataError` naming the bad argument if a dataset's loader arguments are invalid.
+
+        Called by `validate` and `plan` with the registered loader name and the arguments (`path` ones made
+        absolute against the data root), for checks that are cheap but need no data loaded: a task whose
+        names come from an index (lm-eval's tasks) fails here with a did-you-mean, before anything runs.
+        """
+
     @abstractmethod
     def instance(self, data: Any, split: Mapping[str, Any], seed: int) -> Instance:
         """The problem for one seed (a new split per seed where the protocol says so)."""

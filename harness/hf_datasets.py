@@ -208,12 +208,17 @@ def hf_cache_root(cache_dir: str | None) -> Path:
     return Path(home, "datasets").expanduser()
 
 
+def hub_repo_folder(repo: str, root: Path) -> Path:
+    """Where `datasets` caches the Hub repository `repo` under the cache `root` (`<owner>___<name>`)."""
+    owner, _, name = repo.rpartition("/")
+    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()  # as `datasets.naming.camelcase_to_snakecase`
+    return root / "___".join(filter(None, (owner, snake)))
+
+
 def hub_cache_folder(source: TableSource) -> Path:
     """The newest cached copy of a Hub dataset (`<cache>/<owner>___<name>/<config>/<version>/<hash>`)."""
     root = hf_cache_root(source.cache_dir)
-    owner, _, name = (source.repo or "").rpartition("/")
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()  # as `datasets.naming.camelcase_to_snakecase`
-    folder = root / "___".join(filter(None, (owner, snake)))
+    folder = hub_repo_folder(source.repo or "", root)
     copies = [p.parent for p in folder.glob(f"{source.config or '*'}/*/*/dataset_info.json")]
     if not copies:
         config = f"'{source.config}', " if source.config else ""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import HARNESS_MAJOR
-from harness.dataset_files import ResolvedDataset, resolve_dataset
+from harness.dataset_files import ResolvedDataset, is_path_arg, resolve_dataset
 from harness.errors import DataError, HarnessError
 from harness.fingerprint import digest, file_sha256
 from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
@@ -121,10 +121,24 @@ def check_split(suite: Suite, source: YamlSource, name: str) -> None:
         raise source.error(("datasets", name, "split"), str(exc)) from None
 
 
+def check_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> None:
+    """The task's own check of a dataset's loader arguments (`Task.check_dataset`), errors placed at its `args`."""
+    entry = suite.datasets[name]
+    args = {key: str(root / value) if is_path_arg(key) and not Path(str(value)).expanduser().is_absolute()
+            else value for key, value in entry.args.items()}
+    try:
+        tasks.get(suite.task)().check_dataset(datasets.resolve(entry.loader, suite.family), args)
+    except DataError as exc:
+        exc.file = exc.file or source.path
+        exc.line = exc.line or source.position(("datasets", name, "args"))[0]
+        raise
+
+
 def _resolve_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> ResolvedDataset:
     entry = suite.datasets[name]
     loader = datasets.resolve(entry.loader, suite.family)
     check_split(suite, source, name)
+    check_dataset(suite, source, name, root)
     try:
         return resolve_dataset(name, loader, entry.args, entry.split, root)
     except DataError as exc:

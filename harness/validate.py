@@ -3,18 +3,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.planner import check_split, in_matrix, method_variants
+from harness.dataset_files import data_root
+from harness.planner import check_dataset, check_split, in_matrix, method_variants
 from harness.registry import metrics as metric_registry
 from harness.stats import ALPHA, smallest_wilcoxon_p
 from harness.suite import ClaimCheck, Suite, load_suite
 from harness.yaml_source import YamlSource
 
 
-def validate_suite(path: str | Path) -> tuple[int, list[str]]:
-    """Raise `SuiteError` at the first problem; return the number of method variants and the warnings."""
+def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, list[str]]:
+    """Raise `SuiteError` (or a task's `DataError`) at the first problem; return the number of method variants
+    and the warnings. `root`: the data root the dataset checks resolve `path` arguments against."""
     suite, source = load_suite(path)
     for name in suite.datasets:
         check_split(suite, source, name)
+        check_dataset(suite, source, name, data_root(root))
     variants = {name: [label for label, *_ in method_variants(suite, source, name, entry)]
                 for name, entry in suite.methods.items()}
     _check_claim_representatives(suite, source, variants)

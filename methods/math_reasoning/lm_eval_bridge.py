@@ -199,7 +199,7 @@ def prepare_model(model_dir: Path, scratch: Path) -> PreparedModel:
 
 
 @contextmanager
-def _offline() -> Iterator[None]:
+def offline() -> Iterator[None]:
     """No downloads while lm-eval runs; set before lm-eval imports datasets and transformers, which read
     these variables once. A process that imported them earlier must set the variables itself."""
     names = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE")
@@ -244,7 +244,7 @@ def evaluate(model: Path | LM, task_folder: Path, task_names: list[str], *, batc
         raise DataError("task folder not found", file=task_folder, hint="Write the tasks with write_task.")
     scratch = Path(tempfile.mkdtemp(prefix="lm-eval-"))
     try:
-        with _offline():
+        with offline():
             from lm_eval import simple_evaluate
             from lm_eval.tasks import TaskManager
 
