@@ -21,10 +21,10 @@ from harness.suite import load_suite
 from harness.run_inputs import _DATA_CACHE
 
 SUITES = Path(__file__).resolve().parent / "repeat_runs"
-SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation")
+SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks")
 FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
-         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify"}
+         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval"}
 
 
 def _suite_methods(name: str) -> set[str]:
