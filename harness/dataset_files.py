@@ -61,9 +61,14 @@ def resolve_dataset(name: str, loader: str, args: dict[str, Any], split: dict[st
     return ResolvedDataset(name, loader, dict(args), load_args, dict(split), fingerprint)
 
 
-def _existing_path(dataset: str, key: str, value: Any, root: Path) -> Path:
+def under_root(value: Any, root: Path) -> Path:
+    """A `path` argument as a path: `~` expanded, a relative one taken under the data root `root`."""
     path = Path(str(value)).expanduser()
-    full = path if path.is_absolute() else root / path
+    return path if path.is_absolute() else root / path
+
+
+def _existing_path(dataset: str, key: str, value: Any, root: Path) -> Path:
+    full = under_root(value, root)
     if not (full.is_file() or full.is_dir()):
         raise DataError(
             f"dataset '{dataset}': file '{value}' not found (expected {full.absolute()})",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import HARNESS_MAJOR
-from harness.dataset_files import ResolvedDataset, is_path_arg, resolve_dataset
+from harness.dataset_files import ResolvedDataset, is_path_arg, resolve_dataset, under_root
 from harness.errors import DataError, HarnessError
 from harness.fingerprint import digest, file_sha256
 from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
@@ -124,8 +124,7 @@ def check_split(suite: Suite, source: YamlSource, name: str) -> None:
 def check_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> None:
     """The task's own check of a dataset's loader arguments (`Task.check_dataset`), errors placed at its `args`."""
     entry = suite.datasets[name]
-    args = {key: str(root / value) if is_path_arg(key) and not Path(str(value)).expanduser().is_absolute()
-            else value for key, value in entry.args.items()}
+    args = {key: str(under_root(value, root)) if is_path_arg(key) else value for key, value in entry.args.items()}
     try:
         tasks.get(suite.task)().check_dataset(datasets.resolve(entry.loader, suite.family), args)
     except DataError as exc:
