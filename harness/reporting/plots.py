@@ -139,15 +139,15 @@ def pareto_front(data: ReportData, metric: str, cost: str) -> Figure:
 
 def _numeric_panel_margins(fig: Figure) -> None:
     """Fixed margins, in inches, for a row of panels whose tick labels are short numbers: `tight_layout` measures
-    every text first, which took 0.3 s of a 10-panel Pareto plot's 1.0 s."""
+    every text first, which took 0.2-0.3 s of a 10-panel Pareto plot's 1.0 s."""
     width, height = fig.get_size_inches()
     fig.subplots_adjust(left=0.7 / width, right=1 - 0.15 / width, bottom=0.55 / height, top=1 - 0.3 / height,
                         wspace=0.35)
 
 
 def _plain_log_ticks(axis: Any) -> None:
-    """Tick labels such as 0.002 instead of matplotlib's mathtext 2x10^-3: parsing mathtext took 0.4 s of a
-    report's 2.5 s, and the plain form reads as well."""
+    """Tick labels such as 0.002 instead of matplotlib's mathtext 2x10^-3: parsing mathtext took 0.2-0.4 s of
+    a 2.5 s report, and the plain form reads as well."""
     axis.set_major_formatter(LogFormatter())
     axis.set_minor_formatter(LogFormatter(labelOnlyBase=False))
 
