@@ -1,8 +1,9 @@
 """Writing a run's tables (predictions, curves) as Parquet through pyarrow directly.
 
 `DataFrame.to_parquet` costs about 1.4 ms per small table here, most of it in pandas resolving the path
-to a filesystem; pyarrow's own writer (with the frame's conversion) takes about 0.8 ms, which matters at thousands of runs. The file is the
-same (pandas' schema metadata included), so `pandas.read_parquet` gives the frame back.
+to a filesystem; pyarrow's own writer (with the frame's conversion) takes about 0.8 ms, which matters at
+thousands of runs. The file is the same (pandas' schema metadata included), so `pandas.read_parquet` gives
+the frame back.
 """
 from __future__ import annotations
 
