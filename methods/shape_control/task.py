@@ -1,0 +1,89 @@
+"""The contract `shape_control.controlled_generation`: generate a shape for each coarse control (SpaceControl's
+test-time spatial control, arXiv 2512.05343, in miniature).
+
+A method sees the seed's controls (their superquadrics and voxels) and the dataset's trained flow generator and
+training shapes; it returns one generated shape per control, as voxels and/or surface points. The predictions
+table (`scored.COLUMNS`) holds them encoded, so stored runs and users' shapes are re-scored by the same code:
+faithfulness to the control (Chamfer-L2, F-score, voxel IoU) and realism (Fréchet distance of classifier features
+to the seed's real shapes, Jaccard distance to the nearest training shape).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import Instance, Metric, Task
+from harness.contracts import reject_split_keys
+from methods.shape_control.data import Control, ShapeSource, load_classifier
+from methods.shape_control.scored import encode_grid, encode_points
+from methods.shape_control.scoring import ShapeTruth, scored_shapes
+from methods.shape_control.surface import surface_points
+
+
+@dataclass(frozen=True)
+class GeneratedShape:
+    """A method's shape for one control: voxels at the dataset's resolution, and/or surface points."""
+
+    grid: np.ndarray | None = None
+    points: np.ndarray | None = None
+
+
+Generated = dict[str, GeneratedShape]  # control id -> its generated shape
+
+
+@dataclass(frozen=True)
+class ControlInputs:
+    """The seed's controls and the source (its trained models, training shapes and any recorded shapes)."""
+
+    source: ShapeSource
+    seed: int
+    controls: tuple[Control, ...]
+
+    def control_grids(self) -> np.ndarray:
+        return np.stack([control.grid for control in self.controls])
+
+
+class ControlledGeneration(Task):
+    """Generated furniture controls (each seed a new set) or a user's controls (`byo`)."""
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        reject_split_keys(split, "shape_control.controlled_generation", "the set's size is the loader's count")
+
+    def instance(self, data: ShapeSource, split: Mapping[str, Any], seed: int) -> Instance:
+        controls = data.test_controls(seed)
+        model = load_classifier(data.models.classifier_dir)
+        from methods.shape_control.classifier import shape_features
+
+        truth = ShapeTruth(
+            controls={c.id: c for c in controls},
+            points={c.id: surface_points(c.grid, c.id) for c in controls},
+            classifier=model, reference_features=shape_features(model, data.reference_grids(seed)),
+            training=data.models.training_grids())
+        return Instance(inputs=ControlInputs(data, seed, controls), truth=truth)
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Six controls, 48 reference shapes, a flow and a classifier trained on 300 shapes in seconds."""
+        from methods.shape_control.data import generated
+
+        tiny_flow = {"train_shapes": 300, "steps": 200, "hidden": 128, "latent_dim": 32}
+        tiny_classifier = {"train_shapes": 300, "epochs": 1}
+        return self.instance(generated(6, 48, {"config": tiny_flow}, {"config": tiny_classifier}), {}, seed)
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        controls = instance.truth.controls
+        if not isinstance(output, dict):
+            raise ValueError(f"a shape method returns {{control id: GeneratedShape}}, got {type(output).__name__}")
+        missing = [name for name in controls if name not in output]
+        if missing:
+            raise ValueError(f"{len(missing)} control(s) have no shape, e.g. '{missing[0]}'")
+        rows = [(name, "" if output[name].grid is None else encode_grid(output[name].grid),
+                 "" if output[name].points is None else encode_points(output[name].points)) for name in controls]
+        return pd.DataFrame(rows, columns=["shape", "occupancy", "points"])
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        scored = scored_shapes(instance.truth, predictions)
+        return {key: metric(scored) for key, metric in metrics.items()}
