@@ -23,7 +23,7 @@ import numpy as np
 
 from harness import DataError
 from methods.shape_control.superquadric import Superquadric, voxel_centres
-from methods.shape_control.surface import POINTS, sample_mesh
+from methods.shape_control.surface import POINTS, sample_mesh, winding_numbers
 
 _KEYS = {"id", "parts", "shape"}
 _PART_KEYS = {"scale", "exponents", "center", "yaw"}
@@ -141,8 +141,8 @@ def _read_shape(file: Path, key: str, resolution: int) -> RecordedShape:
         return RecordedShape(points.astype(np.float64), None)
     loaded = trimesh.load(file, force="mesh" if file.suffix.lower() != ".ply" else None, process=False)
     if isinstance(loaded, trimesh.Trimesh) and len(loaded.faces):
-        grid = (loaded.contains(voxel_centres(resolution)).reshape((resolution,) * 3)
-                if loaded.is_watertight else None)
+        grid = ((np.abs(winding_numbers(loaded.vertices, loaded.faces, voxel_centres(resolution))) > 0.5)
+                .reshape((resolution,) * 3) if loaded.is_watertight else None)
         return RecordedShape(sample_mesh(loaded, POINTS, key), grid)
     vertices = np.asarray(getattr(loaded, "vertices", np.zeros((0, 3))), dtype=np.float64)
     if len(vertices) == 0:

@@ -54,7 +54,7 @@ def train(config: ClassifierConfig, seed: int) -> Trained:
     torch.manual_seed(seed)
     started = time.perf_counter()
     grids, kinds = training_shapes(config.train_shapes, config.resolution)
-    x, y = torch.from_numpy(grids.astype(np.float32)).unsqueeze(1), torch.from_numpy(kinds)
+    x, y = torch.from_numpy(grids.astype(np.float32)).unsqueeze(1), torch.from_numpy(kinds.copy())
     model = network(config)
     optimiser = torch.optim.Adam(model.parameters(), lr=config.learning_rate)
     generator = torch.Generator().manual_seed(seed)

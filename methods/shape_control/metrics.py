@@ -11,6 +11,8 @@ scipy.spatial.cKDTree.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import linalg
 from scipy.spatial import cKDTree
@@ -61,7 +63,9 @@ def frechet_distance(a: np.ndarray, b: np.ndarray) -> float:
     (pytorch-fid's formula: a tiny ridge when the product's square root is not finite, its real part)."""
     mu_a, mu_b = a.mean(axis=0), b.mean(axis=0)
     cov_a, cov_b = np.atleast_2d(np.cov(a, rowvar=False)), np.atleast_2d(np.cov(b, rowvar=False))
-    root = linalg.sqrtm(cov_a @ cov_b)
+    with warnings.catch_warnings():  # a set smaller than the feature width has a singular covariance: expected
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)
+        root = linalg.sqrtm(cov_a @ cov_b)
     if not np.isfinite(root).all():
         ridge = np.eye(len(cov_a)) * 1e-6
         root = linalg.sqrtm((cov_a + ridge) @ (cov_b + ridge))
@@ -94,14 +98,11 @@ def mean_nn_distance(run: ScoredShapes) -> float:
 
 
 CHAMFER_L2 = Metric("chamfer_l2", mean_chamfer, higher_is_better=False,
-                    description="mean Chamfer-L2 to the control's surface (faithfulness)", deterministic=True)
+                    description="mean Chamfer-L2 to the control's surface (faithfulness)")
 FSCORE = Metric("fscore", mean_fscore, higher_is_better=True,
-                description=f"mean F-score at {DELTA} to the control's surface (faithfulness)", deterministic=True)
-IOU = Metric("iou", mean_iou, higher_is_better=True, description="mean voxel IoU with the control (faithfulness)",
-             deterministic=True)
+                description=f"mean F-score at {DELTA} to the control's surface (faithfulness)")
+IOU = Metric("iou", mean_iou, higher_is_better=True, description="mean voxel IoU with the control (faithfulness)")
 FRECHET = Metric("frechet", set_frechet, higher_is_better=False,
-                 description="Fréchet distance of shape-classifier features to real shapes (realism)",
-                 deterministic=True)
+                 description="Fréchet distance of shape-classifier features to real shapes (realism)")
 NN_DISTANCE = Metric("nn_distance", mean_nn_distance, higher_is_better=False,
-                     description="mean voxel Jaccard distance to the nearest training shape (realism)",
-                     deterministic=True)
+                     description="mean voxel Jaccard distance to the nearest training shape (realism)")

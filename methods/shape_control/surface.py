@@ -40,3 +40,19 @@ def surface_points(grid: np.ndarray, key: str, count: int = POINTS) -> np.ndarra
     if not grid.any():
         return np.zeros((count, 3))
     return sample_mesh(mesh_of(grid), count, key)
+
+
+def winding_numbers(vertices: np.ndarray, faces: np.ndarray, points: np.ndarray, chunk: int = 512) -> np.ndarray:
+    """The generalised winding number of a closed triangle mesh at each point (1 inside, 0 outside): the sum of
+    its triangles' signed solid angles (Van Oosterom and Strackee, 1983) over 4 pi. Written here because
+    trimesh's `contains` needs rtree, which is not a dependency."""
+    triangles = np.asarray(vertices, dtype=np.float64)[np.asarray(faces)]
+    numbers = np.empty(len(points))
+    for start in range(0, len(points), chunk):
+        a, b, c = (triangles[None, :, k, :] - points[start:start + chunk, None, :] for k in range(3))
+        la, lb, lc = (np.linalg.norm(v, axis=-1) for v in (a, b, c))
+        numerator = np.einsum("pfi,pfi->pf", a, np.cross(b, c))
+        denominator = (la * lb * lc + np.einsum("pfi,pfi->pf", a, b) * lc + np.einsum("pfi,pfi->pf", b, c) * la
+                       + np.einsum("pfi,pfi->pf", c, a) * lb)
+        numbers[start:start + chunk] = np.arctan2(numerator, denominator).sum(axis=1) / (2.0 * np.pi)
+    return numbers
