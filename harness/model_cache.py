@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from filelock import FileLock
 
@@ -66,20 +66,28 @@ def training_lock(root: Path) -> Iterator[None]:
 
 
 TrainedModel = tuple[Any, Any, Mapping[str, Any]]  # (model, tokenizer, the training record)
+Trained = TypeVar("Trained")
 
 
 def cached_model(root: Path, num_threads: int, train: Callable[[], TrainedModel]) -> Path:
     """`root` if a model is published there, else `train()` on `num_threads` torch threads (part of the recipe:
-    other counts give other weights) and publish what it returns there, `training.json` marking it complete.
-    One worker trains; one that waited for the lock finds the model and returns it."""
+    other counts give other weights) and publish what it returns there as a Hugging Face folder."""
+    return cached_folder(root, num_threads, train, write_hf_model)
+
+
+def cached_folder(root: Path, num_threads: int, train: Callable[[], Trained], write: Callable[[Path, Trained], None]
+                  ) -> Path:
+    """`root` if a model is published there (its `training.json` marks it complete), else `train()` on
+    `num_threads` torch threads and `write(staging, trained)` published there. One worker trains; one that waited
+    for the lock finds the model and returns it. For models that are not Hugging Face folders (shape_control's)."""
     if (root / "training.json").is_file():
         return root
     with training_lock(root):
         if (root / "training.json").is_file():
             return root
         with training_threads(num_threads):
-            model, tokenizer, record = train()
-        return publish_model(root, model, tokenizer, record)
+            trained = train()
+        return publish(root, lambda staging: write(staging, trained))
 
 
 def publish(root: Path, write: Callable[[Path], None]) -> Path:
@@ -124,11 +132,13 @@ def _tuples(value: Any) -> Any:
 def publish_model(root: Path, model: Any, tokenizer: Any, record: Mapping[str, Any]) -> Path:
     """Publish a trained model as an ordinary Hugging Face folder: weights, tokenizer, and `training.json`
     (the recipe and what training measured), whose presence marks the folder complete."""
+    return publish(root, lambda staging: write_hf_model(staging, (model, tokenizer, record)))
+
+
+def write_hf_model(staging: Path, trained: TrainedModel) -> None:
     import json
 
-    def write(staging: Path) -> None:
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-        (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-    return publish(root, write)
+    model, tokenizer, record = trained
+    model.save_pretrained(staging)
+    tokenizer.save_pretrained(staging)
+    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")

@@ -13,7 +13,6 @@ Blank lines are skipped; every mistake is a `DataError` naming the file and the 
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from harness import DataError
+from harness.json_lines import json_object
 from methods.shape_control.superquadric import Superquadric, voxel_centres
 from methods.shape_control.surface import POINTS, sample_mesh, winding_numbers
 
@@ -56,7 +56,7 @@ def read_controls(path: Path, resolution: int) -> list[ControlRecord]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        record = _object(line, path, number)
+        record = json_object(line, path, number, _KEYS)
         name = record.get("id")
         if not isinstance(name, str) or not name:
             raise DataError("no control 'id' (a non-empty string)", file=path, line=number, field="id")
@@ -73,20 +73,6 @@ def read_controls(path: Path, resolution: int) -> list[ControlRecord]:
     if not records:
         raise DataError("holds no controls", file=path)
     return records
-
-
-def _object(line: str, path: Path, number: int) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc.msg}", file=path, line=number, column=exc.colno) from None
-    if not isinstance(record, dict):
-        raise DataError(f"a line holds one JSON object, got {type(record).__name__}", file=path, line=number)
-    unknown = sorted(set(record) - _KEYS)
-    if unknown:
-        raise DataError(f"unknown key {unknown[0]!r}", file=path, line=number, field=unknown[0],
-                        hint=f"A line takes {', '.join(sorted(_KEYS))}.")
-    return record
 
 
 def _numbers(value: Any, size: int, path: Path, number: int, field: str, positive: bool = False) -> list[float]:

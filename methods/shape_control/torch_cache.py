@@ -8,33 +8,25 @@ from pathlib import Path
 from typing import Any
 
 from harness.file_names import file_safe
-from harness.model_cache import cache_root, publish, recipe_digest, training_lock, training_threads
+from harness.model_cache import cache_root, cached_folder, recipe_digest
 
 Trained = tuple[Any, Mapping[str, Any]]  # (the torch module, its training record)
 
 
-def recipe_folder(name: str, config: Any, seed: int, num_threads: int, cache_dir: str | Path | None) -> Path:
-    return cache_root(cache_dir) / file_safe(f"shape-{name}-{recipe_digest(config, seed, num_threads)}")
+def prepared(name: str, config: Any, seed: int, num_threads: int, cache_dir: str | Path | None,
+             train: Callable[[Any, int], Trained]) -> Path:
+    """The folder of model `name` trained by `train(config, seed)` on `num_threads` torch threads, trained and
+    published there first if absent (one worker trains, the others wait on the lock and find it)."""
+    root = cache_root(cache_dir) / file_safe(f"shape-{name}-{recipe_digest(config, seed, num_threads)}")
+    return cached_folder(root, num_threads, lambda: train(config, seed), _write)
 
 
-def cached_torch_model(root: Path, num_threads: int, train: Callable[[], Trained]) -> Path:
-    """`root` if a model is published there, else `train()` on `num_threads` torch threads and publish its
-    state dict and record there (one worker trains, the others wait on the lock and find it)."""
-    if (root / "training.json").is_file():
-        return root
-    with training_lock(root):
-        if (root / "training.json").is_file():
-            return root
-        with training_threads(num_threads):
-            model, record = train()
+def _write(staging: Path, trained: Trained) -> None:
+    import torch
 
-        def write(staging: Path) -> None:
-            import torch
-
-            torch.save(model.state_dict(), staging / "weights.pt")
-            (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-        return publish(root, write)
+    model, record = trained
+    torch.save(model.state_dict(), staging / "weights.pt")
+    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 def training_record(root: Path) -> dict[str, Any]:

@@ -8,7 +8,6 @@ relative to the file's folder). Blank lines are skipped. Every mistake is a `Dat
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import DataError
+from harness.json_lines import json_object
 
 _ID = re.compile(r"^(?P<kind>[a-z]+)-(?P<difficulty>[a-z]+)-s(?P<seed>\d+)-(?P<index>\d{4,})$")
 _KEYS = {"id", "answer", "sample", "score", "images"}
@@ -47,7 +47,7 @@ def read_answers(path: Path, kind: str, difficulty: str, count: int) -> Recorded
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        record = _object(line, path, number)
+        record = json_object(line, path, number, _KEYS)
         puzzle = _puzzle(record, path, number, kind, difficulty, count)
         sample = record.get("sample", 0)
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
@@ -59,20 +59,6 @@ def read_answers(path: Path, kind: str, difficulty: str, count: int) -> Recorded
                                                  _images(record, path, number))
     return RecordedAnswers(str(path), {puzzle: tuple(by_sample[s] for s in sorted(by_sample))
                                        for puzzle, by_sample in answers.items()})
-
-
-def _object(line: str, path: Path, number: int) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON: {exc.msg}", file=path, line=number, column=exc.colno) from None
-    if not isinstance(record, dict):
-        raise DataError(f"a line holds one JSON object, got {type(record).__name__}", file=path, line=number)
-    unknown = sorted(set(record) - _KEYS)
-    if unknown:
-        raise DataError(f"unknown key {unknown[0]!r}", file=path, line=number, field=unknown[0],
-                        hint=f"A line takes {', '.join(sorted(_KEYS))}.")
-    return record
 
 
 def _puzzle(record: dict[str, Any], path: Path, number: int, kind: str, difficulty: str, count: int) -> str:
