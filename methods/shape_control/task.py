@@ -10,7 +10,7 @@ to the seed's real shapes, Jaccard distance to the nearest training shape).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,10 @@ import pandas as pd
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from methods.shape_control.data import Control, ShapeSource, load_classifier
+from methods.shape_control.furniture import TEST_STREAM, generate
 from methods.shape_control.scored import encode_grid, encode_points
 from methods.shape_control.scoring import ShapeTruth, scored_shapes
+from methods.shape_control.superquadric import occupancy
 from methods.shape_control.surface import surface_points
 
 
@@ -66,12 +68,18 @@ class ControlledGeneration(Task):
         return Instance(inputs=ControlInputs(data, seed, controls), truth=truth)
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Six controls, 48 reference shapes, a flow and a classifier trained on 300 shapes in seconds."""
+        """Six controls, 48 reference shapes, a flow and a classifier trained on 300 shapes in seconds; the real
+        shapes behind the controls recorded for the `recorded` method."""
+        from methods.shape_control.byo import RecordedShape
         from methods.shape_control.data import generated
 
         tiny_flow = {"train_shapes": 300, "steps": 200, "hidden": 128, "latent_dim": 32}
         tiny_classifier = {"train_shapes": 300, "epochs": 1}
-        return self.instance(generated(6, 48, {"config": tiny_flow}, {"config": tiny_classifier}), {}, seed)
+        source = generated(6, 48, {"config": tiny_flow}, {"config": tiny_classifier})
+        real = {shape.id: occupancy(shape.parts, source.models.resolution)
+                for shape in (generate(TEST_STREAM, seed, index) for index in range(source.count))}
+        recorded = {name: RecordedShape(surface_points(grid, name), grid) for name, grid in real.items()}
+        return self.instance(replace(source, recorded=recorded), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         controls = instance.truth.controls
