@@ -1,6 +1,6 @@
 """The family's metrics, pure functions of a `ScoredMotion`.
 
-View metrics average over every frame after the canonical one (which the prior gives exactly) of every extreme view (the side and the back): PSNR / SSIM on the whole
+View metrics average over every scored frame of every extreme view (the side and the back): PSNR / SSIM on the whole
 image, mPSNR / mSSIM on the co-visible pixels (DyCheck's masked protocol). Trajectory metrics read the moving
 Gaussians after frame 0 (the canonical frame the prior gives exactly): end-point error, the same over the frames
 whose training view does not see the Gaussian (occluded intervals), and PCK, the share within `PCK_RADIUS`.
@@ -22,7 +22,7 @@ PCK_RADIUS = 0.1  # world units: 1.7 pixels of a 48-pixel view of the 2.8-unit s
 
 def _over_views(run: ScoredMotion, figure: Callable[..., float], masked: bool) -> float:
     values = [figure(view.rendered[t], view.target[t], view.mask[t] if masked else None)
-              for view in run.views for t in range(1, view.target.shape[0])]
+              for view in run.views for t in range(view.target.shape[0])]
     return float(np.nanmean(values)) if not np.isnan(values).all() else float("nan")
 
 

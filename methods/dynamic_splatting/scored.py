@@ -14,7 +14,7 @@ from methods.dynamic_splatting.views import Appearance
 
 @dataclass(frozen=True)
 class ViewPair:
-    """A rendered view beside its ground truth and co-visibility mask, each (T, H, W[, 3])."""
+    """Scored frames of a view: renders beside their ground truth and co-visibility masks, each (F, H, W[, 3])."""
 
     rendered: np.ndarray
     target: np.ndarray
@@ -45,8 +45,9 @@ def scored_motion(truth: Observation, predictions: pd.DataFrame) -> ScoredMotion
     assessed = _positions(predictions, ["assessed_x", "assessed_y", "assessed_z"], frames, count)
     uncertainty = predictions[predictions["frame"] == 0].sort_values("gaussian")["uncertainty"].to_numpy(float)
     appearance = Appearance.of(truth.scene)
-    views = tuple(ViewPair(appearance.render(torch.as_tensor(positions), view.cameras).image.numpy(), view.images,
-                           view.masks) for view in truth.extreme)
+    # frame 0 is the canonical frame every method is given exactly: only the later frames are scored
+    views = tuple(ViewPair(appearance.render(torch.as_tensor(positions), view.cameras).image.numpy()[1:],
+                           view.images[1:], view.masks[1:]) for view in truth.extreme)
     error = np.linalg.norm(positions - truth.scene.positions, axis=-1)
     assessed_error = np.linalg.norm(assessed - truth.scene.positions, axis=-1).mean(axis=0)
     return ScoredMotion(views, error, truth.scene.moving, truth.seen, uncertainty, assessed_error)
