@@ -21,10 +21,11 @@ class Camera:
     def rotation(self) -> torch.Tensor:
         """R_wc (3, 3), float64: its columns are the camera's right, up and forward (depth) axes in the world."""
         a, e = math.radians(self.azimuth), math.radians(self.elevation)
-        towards = torch.tensor([math.cos(e) * math.sin(a), math.sin(e), math.cos(e) * math.cos(a)])
-        right = torch.tensor([math.cos(a), 0.0, -math.sin(a)])
+        towards = torch.tensor([math.cos(e) * math.sin(a), math.sin(e), math.cos(e) * math.cos(a)],
+                               dtype=torch.float64)
+        right = torch.tensor([math.cos(a), 0.0, -math.sin(a)], dtype=torch.float64)
         up = torch.linalg.cross(towards, right)
-        return torch.stack([right, up, -towards], dim=1).double()
+        return torch.stack([right, up, -towards], dim=1)
 
     @property
     def scale(self) -> float:

@@ -50,9 +50,8 @@ class RenderScoring(Task):
         truth: RenderSet = instance.truth
         ordered = predictions.sort_values(["view", "y", "x"])
         rendered = ordered[["r", "g", "b"]].to_numpy(np.float64).reshape(truth.targets.shape)
-        none = np.zeros((0, 0), dtype=bool)
-        scored = ScoredMotion((ViewPair(rendered, truth.targets, truth.masks),), np.zeros((0, 0)), none[0], none,
-                              np.zeros(0), np.zeros(0))
+        scored = ScoredMotion((ViewPair(rendered, truth.targets, truth.masks),), np.zeros((0, 0)),
+                              np.zeros(0, dtype=bool), np.zeros((0, 0), dtype=bool), np.zeros(0), np.zeros(0))
         return {key: metric(scored) for key, metric in metrics.items()}
 
 
