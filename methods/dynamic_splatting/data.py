@@ -2,11 +2,9 @@
 (shapes, colours, motion) and its own motion prior, so seeds are independent samples of the kind."""
 from __future__ import annotations
 
-from typing import cast
-
 from harness import DataError
 from harness.loader_arguments import whole_number
-from methods.dynamic_splatting.scenes import KINDS, SceneKind, SceneSpec
+from methods.dynamic_splatting.scenes import KINDS, SceneSpec
 
 
 def generated(kind: str, frames: int = 8, image_size: int = 48, gaussians_per_blob: int = 60,
@@ -19,6 +17,6 @@ def generated(kind: str, frames: int = 8, image_size: int = 48, gaussians_per_bl
         raise DataError(f"image_size must be a multiple of 8 (the splatter's tile), got {image_size}",
                         field="args.image_size")
     azimuths = tuple(float(a) for a in (extreme_azimuths or (90.0, 180.0)))
-    return SceneSpec(cast(SceneKind, kind), whole_number(frames, "args.frames"),
+    return SceneSpec(kind, whole_number(frames, "args.frames"),
                      whole_number(image_size, "args.image_size"),
                      whole_number(gaussians_per_blob, "args.gaussians_per_blob"), float(arc_degrees), azimuths)

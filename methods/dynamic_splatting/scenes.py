@@ -122,4 +122,5 @@ def generate(spec: SceneSpec, seed: int) -> DynamicScene:
     objects = np.concatenate([np.full(track.shape[1], k) for k, track in enumerate(tracks)]
                              + [np.full(len(pillar), -1)])
     return DynamicScene(spec, positions.astype(np.float64), np.concatenate([*colours, pillar_colour]),
-                        rng.uniform(0.035, 0.06, count), rng.uniform(0.6, 0.95, count), objects)
+                        np.asarray(rng.uniform(0.035, 0.06, count)), np.asarray(rng.uniform(0.6, 0.95, count)),
+                        objects)
