@@ -1,0 +1,1 @@
+"""The methods USplat4D is compared with: one module per baseline."""

@@ -1,0 +1,69 @@
+"""The contract `dynamic_splatting.renders`: your own renders of test views (a `byo` folder) scored with the
+family's view metrics, DyCheck's masked PSNR / SSIM among them. The `recorded` method hands over one run's
+renders; the predictions table has one row per pixel (`view`, `y`, `x`, `r`, `g`, `b`), so stored runs re-score
+from it alone (fine at the sizes of test views; a 360 x 480 view is 173k rows)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness import Instance, Method, Metric, RunContext, Task
+from harness.contracts import reject_split_keys
+from methods.dynamic_splatting.byo import RenderSet
+from methods.dynamic_splatting.params import RecordedParams
+from methods.dynamic_splatting.scored import ScoredMotion, ViewPair
+
+
+class RenderScoring(Task):
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        reject_split_keys(split, "dynamic_splatting.renders")
+
+    def instance(self, data: RenderSet, split: Mapping[str, Any], seed: int) -> Instance:
+        return Instance(inputs=data, truth=data)
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Three random 16 x 16 views, a half mask, and a run 'default' that is the views plus noise."""
+        from pathlib import Path
+
+        rng = np.random.default_rng(seed)
+        targets = rng.random((3, 16, 16, 3))
+        masks = np.zeros((3, 16, 16), dtype=bool)
+        masks[:, :, :8] = True
+        noisy = np.clip(targets + rng.normal(0, 0.05, targets.shape), 0, 1)
+        data = RenderSet(Path("tiny"), ("a", "b", "c"), targets, masks, {"default": noisy})
+        return self.instance(data, {}, seed)
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        truth: RenderSet = instance.truth
+        images = np.asarray(output, dtype=np.float64)
+        if images.shape != truth.targets.shape:
+            raise ValueError(f"renders must be shaped like the views {truth.targets.shape}, got {images.shape}")
+        views, height, width, _ = images.shape
+        v, y, x = np.meshgrid(np.arange(views), np.arange(height), np.arange(width), indexing="ij")
+        return pd.DataFrame({"view": v.ravel(), "y": y.ravel(), "x": x.ravel(), "r": images[..., 0].ravel(),
+                             "g": images[..., 1].ravel(), "b": images[..., 2].ravel()})
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        truth: RenderSet = instance.truth
+        ordered = predictions.sort_values(["view", "y", "x"])
+        rendered = ordered[["r", "g", "b"]].to_numpy(np.float64).reshape(truth.targets.shape)
+        scored = ScoredMotion((ViewPair(rendered, truth.targets, truth.masks),), np.zeros((0, 0)),
+                              np.zeros(0, dtype=bool), np.zeros((0, 0), dtype=bool), np.zeros(0), np.zeros(0))
+        return {key: metric(scored) for key, metric in metrics.items()}
+
+
+class RecordedRenders(Method):
+    """The renders of one run of the dataset's folder (`renders/<run>/`), replayed for scoring."""
+
+    params_model = RecordedParams
+
+    def run(self, inputs: RenderSet, ctx: RunContext) -> np.ndarray:
+        from harness import DataError
+
+        if self.params.run not in inputs.renders:
+            raise DataError(f"no run '{self.params.run}' under renders/; found {', '.join(sorted(inputs.renders))}",
+                            file=inputs.path / "renders", field="params.run")
+        return inputs.renders[self.params.run]
