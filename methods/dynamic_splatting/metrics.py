@@ -10,12 +10,15 @@ rates (scipy); a method without uncertainty (or a constant one) ranks nothing an
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from harness import Metric
 from methods.dynamic_splatting.image_metrics import psnr, ssim
-from methods.dynamic_splatting.scored import ScoredMotion
+
+if TYPE_CHECKING:  # scored.py renders with torch; the metric declarations stay torch-free for `validate`
+    from methods.dynamic_splatting.scored import ScoredMotion
 
 PCK_RADIUS = 0.1  # world units: 1.7 pixels of a 48-pixel view of the 2.8-unit scene
 

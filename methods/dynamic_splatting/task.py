@@ -12,20 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import torch
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
-from methods.dynamic_splatting.cameras import Camera
-from methods.dynamic_splatting.motion import MotionProblem
-from methods.dynamic_splatting.observation import Observation, observe
 from methods.dynamic_splatting.scenes import SceneSpec, generate
-from methods.dynamic_splatting.scored import scored_motion
-from methods.dynamic_splatting.views import Appearance
+
+if TYPE_CHECKING:  # torch-backed modules: `harness validate` and `plan` import this contract without torch
+    from methods.dynamic_splatting.cameras import Camera
+    from methods.dynamic_splatting.motion import MotionProblem
+    from methods.dynamic_splatting.observation import Observation
 
 
 @dataclass(frozen=True)
@@ -47,6 +46,11 @@ class MotionInputs:
     prior: np.ndarray         # (T, N, 3)
 
     def problem(self) -> MotionProblem:
+        import torch
+
+        from methods.dynamic_splatting.motion import MotionProblem
+        from methods.dynamic_splatting.views import Appearance
+
         return MotionProblem(Appearance(self.colours, self.scales, self.opacities), list(self.cameras),
                              torch.as_tensor(self.train_images, dtype=torch.float32),
                              torch.as_tensor(self.prior, dtype=torch.float32))
@@ -59,6 +63,8 @@ class DynamicMotion(Task):
         reject_split_keys(split, "dynamic_splatting.motion", "the scene's sizes are the loader's arguments")
 
     def instance(self, data: SceneSpec, split: Mapping[str, Any], seed: int) -> Instance:
+        from methods.dynamic_splatting.observation import observe
+
         truth = observe(generate(data, seed), seed)
         scene = truth.scene
         inputs = MotionInputs(truth.train_images, tuple(truth.train_cameras), scene.colours, scene.scales,
@@ -81,6 +87,8 @@ class DynamicMotion(Task):
         return table
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        from methods.dynamic_splatting.scored import scored_motion
+
         scored = scored_motion(instance.truth, predictions)
         return {key: metric(scored) for key, metric in metrics.items()}
 
