@@ -1,13 +1,18 @@
 """The family's metrics, functions of a `ScoredMotion` (methods.motion_tokens.scored): reconstruction errors in
 millimetres on the clean test clips, the same under noise and retargeting, the codebook's use, and the stick-figure
-renders of the decoded clips against the true ones (scikit-image's PSNR and SSIM)."""
+renders of the decoded clips against the true ones (scikit-image's PSNR and SSIM); and the video metrics of the
+`motion_tokens.video` task, functions of (generated, real) `VideoClip`s."""
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
 from harness import Metric
-from methods.motion_tokens import pose_metrics
+from methods.motion_tokens import pose_metrics, video_metrics
 from methods.motion_tokens.scored import ScoredMotion
+from methods.motion_tokens.video_data import VideoClip
 
 MM = 1000.0
 
@@ -48,20 +53,13 @@ def perplexity(run: ScoredMotion) -> float:
 
 
 def render_psnr(run: ScoredMotion) -> float:
-    """PSNR (dB) of the decoded clips' stick figures against the true ones, over all rendered frames
-    (`skimage.metrics.peak_signal_noise_ratio` on the stacked frames)."""
-    from skimage.metrics import peak_signal_noise_ratio
-
-    decoded, truth = run.renders
-    return float(peak_signal_noise_ratio(truth, decoded, data_range=255))
+    """PSNR (dB) of the decoded clips' stick figures against the true ones, all rendered frames together."""
+    return video_metrics.psnr(*run.renders)
 
 
 def render_ssim(run: ScoredMotion) -> float:
-    """Mean SSIM of the rendered frames (`skimage.metrics.structural_similarity`, 7x7 windows, per frame)."""
-    from skimage.metrics import structural_similarity
-
-    decoded, truth = run.renders
-    return float(np.mean([structural_similarity(t, d, data_range=255) for t, d in zip(truth, decoded, strict=True)]))
+    """Mean SSIM of the decoded clips' stick figures against the true ones (methods.motion_tokens.video_metrics)."""
+    return video_metrics.ssim(*run.renders)
 
 
 MPJPE = Metric("mpjpe", mpjpe, higher_is_better=False, unit="mm",
@@ -82,3 +80,27 @@ RENDER_PSNR = Metric("render_psnr", render_psnr, higher_is_better=True, unit="dB
                      description="PSNR of 64x64 stick-figure renders of decoded vs true clips")
 RENDER_SSIM = Metric("render_ssim", render_ssim, higher_is_better=True,
                      description="mean SSIM of 64x64 stick-figure renders of decoded vs true clips")
+
+
+def _paired_frames(run: tuple[VideoClip, VideoClip], measure: Callable[[np.ndarray, np.ndarray], float]) -> float:
+    generated, real = run
+    if generated.frames is None or real.frames is None:
+        return float("nan")
+    return measure(generated.frames, real.frames)
+
+
+def _features(run: tuple[VideoClip, VideoClip]) -> float:
+    generated, real = run
+    if generated.features is None or real.features is None:
+        return float("nan")
+    return video_metrics.frechet_distance(generated.features, real.features)
+
+
+VIDEO_L1 = Metric("video_l1", partial(_paired_frames, measure=video_metrics.l1), higher_is_better=False,
+                  deterministic=True, description="mean absolute difference of paired frames, intensities in [0, 1]")
+VIDEO_PSNR = Metric("video_psnr", partial(_paired_frames, measure=video_metrics.psnr), higher_is_better=True,
+                    unit="dB", deterministic=True, description="PSNR of paired frames (scikit-image)")
+VIDEO_SSIM = Metric("video_ssim", partial(_paired_frames, measure=video_metrics.ssim), higher_is_better=True,
+                    deterministic=True, description="mean SSIM of paired frames (scikit-image)")
+FRECHET = Metric("frechet_distance", _features, higher_is_better=False, deterministic=True,
+                 description="Fréchet distance of Gaussians fitted to generated and real features (FID/FID-VID/FVD)")

@@ -37,3 +37,8 @@ class VQParams(NetworkParams):
 class KeyframeParams(MethodParams):
     stride: int = Field(4, ge=1, description="keep every stride-th frame; the others interpolated linearly")
     view: Literal["3d", "2d"] = Field("3d", description="2d: the depth coordinate is lost and set to the train mean")
+
+
+class RecordedParams(MethodParams):
+    tiny = {"name": "noise_10mm"}
+    name: str = Field(..., min_length=1, description="the generated set's file name in the folder, without .npz")

@@ -3,8 +3,8 @@
 The clips are normalised first (the spec says raw joint coordinates, not how they are scaled): the root's path is
 taken from its mean place on the floor (where a clip happens is not motion) and the other joints relative to the
 root, each joint and axis divided by its standard deviation over the training clips; decoding undoes both.
-Loss: L1 reconstruction + beta * commitment (+ the codebook loss when the codebook is not an EMA), Adam, `steps`
-batches of `batch` random training clips.
+Loss: L1 reconstruction + beta * commitment (+ the codebook loss when the codebook is not an EMA), Adam with a
+cosine learning-rate decay over `steps` batches of `batch` random training clips.
 """
 from __future__ import annotations
 
@@ -80,6 +80,7 @@ def train_and_reconstruct(inputs: MotionInputs, params: NetworkParams, ctx: RunC
     target = _tensor(normaliser.forward(inputs.train), 3)
     source = target[:, :in_channels]
     optimiser = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=params.lr)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, params.steps)
     beta = params.beta if isinstance(params, VQParams) else 0.0
     losses = []
     model.train()
@@ -90,6 +91,7 @@ def train_and_reconstruct(inputs: MotionInputs, params: NetworkParams, ctx: RunC
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
+        schedule.step()
         losses.append(loss.item())
     ctx.record_curve("train_loss", range(1, len(losses) + 1), losses)
     ctx.record("final_train_loss", float(np.mean(losses[-20:])), higher_is_better=False)
