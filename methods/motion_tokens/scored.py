@@ -1,7 +1,7 @@
 """The predictions table of a motion tokenizer and its reading back into arrays for the metrics.
 
 One row per (variant, clip, frame, joint) with the decoded `x`, `y`, `z`; a quantising tokenizer adds rows of
-variant `codes`, one per token (`frame` its position in the clip, `token` its id, `joint` -1). `codebook_size`
+variant `codes`, one per token (`frame` its position in the clip, `token` its id, `joint` -1, x, y, z 0). `codebook_size`
 is on every row (0: no codebook).
 """
 from __future__ import annotations
@@ -29,8 +29,8 @@ def predictions_table(output: Reconstruction) -> pd.DataFrame:
                                     "x": flat[:, 0], "y": flat[:, 1], "z": flat[:, 2], "token": -1}))
     if output.tokens is not None:
         clip, position = np.indices(output.tokens.shape).reshape(2, -1)
-        tables.append(pd.DataFrame({"variant": CODES, "clip": clip, "frame": position, "joint": -1, "x": np.nan,
-                                    "y": np.nan, "z": np.nan, "token": output.tokens.ravel().astype(np.int64)}))
+        tables.append(pd.DataFrame({"variant": CODES, "clip": clip, "frame": position, "joint": -1, "x": 0.0,
+                                    "y": 0.0, "z": 0.0, "token": output.tokens.ravel().astype(np.int64)}))
     table = pd.concat(tables, ignore_index=True)
     table["codebook_size"] = int(output.codebook_size)
     return table

@@ -12,10 +12,12 @@ def l1(generated: np.ndarray, real: np.ndarray) -> float:
 
 
 def psnr(generated: np.ndarray, real: np.ndarray) -> float:
-    """PSNR (dB) over all paired uint8 frames together (`skimage.metrics.peak_signal_noise_ratio`)."""
+    """PSNR (dB) over all paired uint8 frames together (`skimage.metrics.peak_signal_noise_ratio`); infinite for
+    identical frames (scikit-image's division by a zero error, silenced)."""
     from skimage.metrics import peak_signal_noise_ratio
 
-    return float(peak_signal_noise_ratio(real, generated, data_range=255))
+    with np.errstate(divide="ignore"):
+        return float(peak_signal_noise_ratio(real, generated, data_range=255))
 
 
 def ssim(generated: np.ndarray, real: np.ndarray) -> float:

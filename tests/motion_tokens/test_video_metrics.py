@@ -74,10 +74,11 @@ def test_frechet_distance_equals_the_sqrtm_route_pytorch_fid_takes(samples):
 
 
 @pytest.mark.slow
-def test_frechet_distance_of_10000_by_2048_features_takes_under_10_seconds():
-    """The issue's performance figure (measured on 2 cores: methods/motion_tokens/README.md)."""
+def test_frechet_distance_of_10000_by_2048_features_takes_under_10_seconds_on_two_cores():
+    """The issue's performance figure. The CPU time of all threads is checked (under 2 x 10 s: under 10 s of wall
+    time on 2 idle cores), since the wall time on a shared machine measures its other jobs too."""
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(10_000, 2048)), rng.normal(size=(10_000, 2048)) * 1.1
-    start = time.perf_counter()
+    start = time.process_time()
     video_metrics.frechet_distance(a, b)
-    assert time.perf_counter() - start < 10.0
+    assert time.process_time() - start < 20.0
