@@ -1,8 +1,8 @@
 """The predictions table of a motion tokenizer and its reading back into arrays for the metrics.
 
 One row per (variant, clip, frame, joint) with the decoded `x`, `y`, `z`; a quantising tokenizer adds rows of
-variant `codes`, one per token (`frame` its position in the clip, `token` its id, `joint` -1, x, y, z 0). `codebook_size`
-is on every row (0: no codebook).
+variant `codes`, one per token (`frame` its position in the clip, `token` its id, `joint` -1, x, y, z 0).
+`codebook_size` is on every row (0: no codebook).
 """
 from __future__ import annotations
 
