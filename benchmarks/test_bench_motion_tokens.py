@@ -1,4 +1,4 @@
-"""Motion tokens, one torch thread: 4DMoT's training (the motion_tokenizer suite's recipe: 400 steps of 8 clips of
+"""Motion tokens, one torch thread: 4DMoT's training (the motion_tokenizer suite's recipe: 1200 steps of 4 clips of
 32 frames, 17 joints) and the Fréchet distance of 10,000 x 2,048 features (the issue's figure: under 10 s), both
 quoted in methods/motion_tokens/README.md."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ def motion():
 
 
 def test_train_4dmot_and_reconstruct(benchmark, motion, one_thread):
-    """One 4DMoT run of the main suite: 400 Adam steps, then the test clips of three variants decoded."""
+    """One 4DMoT run of the main suite: 1200 Adam steps, then the test clips of three variants decoded."""
     from harness.context import RunContext
     from methods.motion_tokens.fourdmot import FourDMoT
 

@@ -2,7 +2,7 @@
 Animation", arXiv 2505.10238; spec shared/papers/mtvcraft.md): a VQ-VAE over raw joint-coordinate sequences
 M in R^{f x j x 3}, 2D-conv residual blocks over (frame, joint), temporal average pooling to f/4 x j latents, an
 EMA codebook with dead-code reset, L = |M - M^|_1 + beta |E - sg[C]|^2. Inferred (the spec has none of them):
-widths, depth, codebook size 256, beta 0.25, decay 0.99, the per-clip normalisation (methods.motion_tokens.training).
+widths, depth, codebook size 512, beta 0.25, decay 0.99, the clips' normalisation (methods.motion_tokens.training).
 The codebook-size, downsampling, EMA and reset variants are this method's parameters."""
 from __future__ import annotations
 

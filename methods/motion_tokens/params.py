@@ -17,8 +17,8 @@ class NetworkParams(MethodParams):
     width: int = Field(32, ge=4, description="channels of the residual blocks")
     latent_dim: int = Field(32, ge=2, description="dimension of a latent vector (and of a code)")
     downsample: Literal[1, 2, 4, 8] = Field(4, description="temporal average-pool factor: f/downsample x j latents")
-    steps: int = Field(400, ge=1, description="optimiser steps")
-    batch: int = Field(8, ge=1, description="clips per step")
+    steps: int = Field(1200, ge=1, description="optimiser steps")
+    batch: int = Field(4, ge=1, description="clips per step")
     lr: float = Field(2e-3, gt=0)
 
 
@@ -27,7 +27,7 @@ class VQParams(NetworkParams):
     unused over recent steps reset to random encoder outputs, loss L1 + beta * commitment."""
 
     tiny = {**NetworkParams.tiny, "codebook_size": 16}
-    codebook_size: int = Field(256, ge=2)
+    codebook_size: int = Field(512, ge=2)
     ema: bool = Field(True, description="update the codebook by exponential moving averages (else by gradient)")
     reset: bool = Field(True, description="reset dead codes to random encoder outputs of the batch")
     decay: float = Field(0.99, gt=0, lt=1, description="EMA decay of the code statistics")

@@ -1,8 +1,8 @@
 """Training a motion tokenizer on the training clips and reconstructing the test clips with it.
 
-The clips are normalised first (the spec says raw joint coordinates, not how they are scaled): the root's path is
-taken from its mean place on the floor (where a clip happens is not motion) and the other joints relative to the
-root, each joint and axis divided by its standard deviation over the training clips; decoding undoes both.
+The clips are normalised first (the spec says raw joint coordinates, not how they are scaled): every joint is
+taken from the clip's mean root place on the floor (where a clip happens is not motion) and each axis divided by
+its standard deviation over the training clips; decoding undoes both.
 Loss: L1 reconstruction + beta * commitment (+ the codebook loss when the codebook is not an EMA), Adam with a
 cosine learning-rate decay over `steps` batches of `batch` random training clips.
 """
@@ -19,41 +19,35 @@ from methods.motion_tokens.problem import VARIANTS, MotionInputs, Reconstruction
 from methods.motion_tokens.vqvae import MotionAutoencoder, Quantiser
 
 FLOOR_AXES = [0, 2]  # x and z: the floor plane (y is up)
-MIN_SCALE = 0.05  # metres: a joint fixed relative to the root (a hip) is not blown up to unit scale
 
 
 @dataclass(frozen=True)
 class Normaliser:
-    """Clips as the root's path from its mean place on the floor plus every other joint relative to the
-    root, each joint and axis divided by its standard deviation over the training clips (`scale`, (joints, 3))."""
+    """Clips as every joint's position relative to the clip's mean root place on the floor, each axis divided by
+    its standard deviation over the training clips' joints and frames (`scale`, (3,)). One scale per axis keeps
+    the L1 loss proportional to the error in metres, as MPJPE counts it, and the root's path stays in every
+    joint's coordinates, so every token carries it: a conv shares its weights over the joints, and a path kept in
+    the root's column alone (the other joints relative to the root) did not get through the codebook."""
 
     scale: np.ndarray
 
     @staticmethod
     def origin(clips: np.ndarray) -> np.ndarray:
-        """Each clip's mean root position on the floor, (clips, 1, 3)."""
-        origin = np.zeros((len(clips), 1, 3))
-        origin[..., FLOOR_AXES] = clips[:, :, 0, FLOOR_AXES].mean(axis=1, keepdims=True)
+        """Each clip's mean root position on the floor, (clips, 1, 1, 3)."""
+        origin = np.zeros((len(clips), 1, 1, 3))
+        origin[..., FLOOR_AXES] = clips[:, :, :1, FLOOR_AXES].mean(axis=1, keepdims=True)
         return origin
-
-    @staticmethod
-    def relative(clips: np.ndarray) -> np.ndarray:
-        relative = clips - clips[:, :, :1]
-        relative[:, :, 0] = clips[:, :, 0] - Normaliser.origin(clips)
-        return relative
 
     @classmethod
     def fitted(cls, clips: np.ndarray) -> Normaliser:
-        return cls(np.maximum(cls.relative(clips).std(axis=(0, 1)), MIN_SCALE))
+        return cls((clips - cls.origin(clips)).std(axis=(0, 1, 2)))
 
     def forward(self, clips: np.ndarray) -> np.ndarray:
-        return self.relative(clips) / self.scale
+        return (clips - self.origin(clips)) / self.scale
 
     def inverse(self, normalised: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """Normalised clips back to metres, placed where `reference` (the inputs they came from) was."""
-        relative = normalised * self.scale
-        root = relative[:, :, :1] + self.origin(reference)[:, :, None]
-        return np.concatenate([root, relative[:, :, 1:] + root], axis=2)
+        return normalised * self.scale + self.origin(reference)
 
 
 def _tensor(clips: np.ndarray, channels: int) -> torch.Tensor:
