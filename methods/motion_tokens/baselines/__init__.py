@@ -1,0 +1,1 @@
+"""The tokenizers 4DMoT is compared with: one module each."""

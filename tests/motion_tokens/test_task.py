@@ -1,0 +1,96 @@
+"""The reconstruction task: its instances, the predictions table's round trip, the scores of known
+reconstructions, and each tokenizer's output on a small problem."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness import RunContext
+from methods.motion_tokens import metrics
+from methods.motion_tokens.baselines.autoencoder import ContinuousAutoencoder
+from methods.motion_tokens.baselines.keyframes import Keyframes, interpolate_keyframes
+from methods.motion_tokens.baselines.pose2d import Pose2DTokenizer
+from methods.motion_tokens.data import generated
+from methods.motion_tokens.fourdmot import FourDMoT
+from methods.motion_tokens.problem import Reconstruction
+from methods.motion_tokens.skeleton import bone_lengths
+from methods.motion_tokens.task import MotionReconstruction
+
+TASK = MotionReconstruction()
+ALL = {name: getattr(metrics, name.upper()) for name in
+       ("mpjpe", "pa_mpjpe", "accel_error", "mpjpe_noise", "mpjpe_retarget", "codebook_usage", "perplexity",
+        "render_psnr", "render_ssim")}
+
+
+@pytest.fixture(scope="module")
+def instance():
+    return TASK.instance(generated(clips=20, frames=16, seed=0), {"test_fraction": 0.25, "noise_mm": 10}, seed=3)
+
+
+def test_instance_splits_the_clips_and_derives_noisy_and_retargeted_variants(instance):
+    inputs, truth = instance.inputs, instance.truth
+    assert len(inputs.train) == 15 and inputs.test["clean"].shape == (5, 16, 17, 3)
+    noise = inputs.test["noisy"] - truth.clean
+    assert 0.007 < noise.std() < 0.013
+    ratio = bone_lengths(truth.retargeted, truth.parents)[..., 1:] / bone_lengths(truth.clean, truth.parents)[..., 1:]
+    assert 0.8 <= ratio.min() and ratio.max() <= 1.2 and np.ptp(ratio) > 0.1
+
+
+def test_identity_reconstruction_scores_zero_error_and_the_noise_itself(instance):
+    identity = Reconstruction(dict(instance.inputs.test))
+    scores = TASK.score(instance, TASK.predictions(instance, identity), ALL)
+    assert scores["mpjpe"] == scores["accel_error"] == scores["mpjpe_retarget"] == 0.0
+    assert scores["pa_mpjpe"] == pytest.approx(0.0, abs=1e-9)
+    noise = 1000 * np.linalg.norm(instance.inputs.test["noisy"] - instance.truth.clean, axis=-1).mean()
+    assert scores["mpjpe_noise"] == pytest.approx(noise)
+    assert scores["render_psnr"] == np.inf and scores["render_ssim"] == 1.0 and np.isnan(scores["codebook_usage"])
+
+
+def test_a_table_reads_back_the_decoded_clips_and_tokens(instance):
+    shifted = {variant: clips + 0.01 for variant, clips in instance.inputs.test.items()}
+    tokens = np.arange(5 * 12).reshape(5, 12) % 7
+    table = TASK.predictions(instance, Reconstruction(shifted, tokens, codebook_size=8))
+    scores = TASK.score(instance, table.sample(frac=1.0, random_state=0), ALL)  # row order does not matter
+    assert scores["mpjpe"] == pytest.approx(10 * np.sqrt(3))
+    assert scores["codebook_usage"] == 87.5 and scores["perplexity"] == pytest.approx(7.0, rel=0.02)
+    assert scores["render_psnr"] < 60
+
+
+@pytest.mark.parametrize("bad", [{"tokens": np.full((5, 4), 9)}, {"decoded_shape": (5, 16, 17, 2)}])
+def test_malformed_reconstructions_are_rejected(instance, bad):
+    test = instance.inputs.test
+    decoded = {variant: np.zeros(bad.get("decoded_shape", clips.shape)) for variant, clips in test.items()}
+    with pytest.raises(ValueError):
+        TASK.predictions(instance, Reconstruction(decoded, bad.get("tokens"), codebook_size=8))
+
+
+@pytest.mark.parametrize("split", [{"test_size": 0.2}, {"retarget": 1.5}, {"noise_mm": -1}])
+def test_bad_split_keys_and_values_are_rejected(split):
+    with pytest.raises(ValueError):
+        TASK.check_split(split)
+
+
+def test_keyframes_reproduce_linear_motion_exactly_and_keep_the_keyframes():
+    clips = np.random.default_rng(0).normal(size=(2, 1, 5, 3)) * np.arange(13)[None, :, None, None]
+    np.testing.assert_allclose(interpolate_keyframes(clips, 4), clips, atol=1e-12)
+    wiggly = np.random.default_rng(1).normal(size=(2, 13, 5, 3))
+    np.testing.assert_array_equal(interpolate_keyframes(wiggly, 4)[:, ::4], wiggly[:, ::4])
+
+
+@pytest.mark.parametrize("method", [FourDMoT(steps=5, codebook_size=16, width=8), Pose2DTokenizer(steps=5, width=8),
+                                    ContinuousAutoencoder(steps=5, width=8), Keyframes(stride=4)])
+def test_each_tokenizer_returns_a_scoreable_reconstruction(instance, method):
+    output = method.run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
+    scores = TASK.score(instance, TASK.predictions(instance, output), ALL)
+    assert all(np.isfinite(scores[name]) for name in ("mpjpe", "pa_mpjpe", "mpjpe_noise", "render_ssim"))
+    quantises = isinstance(method, FourDMoT | Pose2DTokenizer)
+    assert (output.tokens is not None) == quantises
+    if quantises:
+        assert output.tokens.shape == (5, 16 // 4 * 17) and 0 < scores["codebook_usage"] <= 100
+
+
+def test_training_is_reproducible_for_a_seed(instance):
+    first, second = (FourDMoT(steps=5, width=8).run(instance.inputs, RunContext(seed=1, device="cpu", threads=1))
+                     for _ in range(2))
+    np.testing.assert_array_equal(first.decoded["clean"], second.decoded["clean"])
+    np.testing.assert_array_equal(first.tokens, second.tokens)
