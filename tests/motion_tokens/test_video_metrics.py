@@ -2,7 +2,6 @@
 form: exact for Gaussians with commuting covariances, pytorch-fid's scipy.linalg.sqrtm route on real features."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -74,11 +73,12 @@ def test_frechet_distance_equals_the_sqrtm_route_pytorch_fid_takes(samples):
 
 
 @pytest.mark.slow
-def test_frechet_distance_of_10000_by_2048_features_takes_under_10_seconds_on_two_cores():
-    """The issue's performance figure. The CPU time of all threads is checked (under 2 x 10 s: under 10 s of wall
-    time on 2 idle cores), since the wall time on a shared machine measures its other jobs too."""
+def test_frechet_distance_at_the_issues_10000_by_2048_size_is_zero_on_equal_sets_and_symmetric():
+    """The issue's size (its time is benchmarks/test_bench_motion_tokens.py's, not a test's): the eigen route stays
+    exact where the covariances are 2048 x 2048, and tells sets that differ by a 1.1 scale apart."""
     rng = np.random.default_rng(2)
     a, b = rng.normal(size=(10_000, 2048)), rng.normal(size=(10_000, 2048)) * 1.1
-    start = time.process_time()
-    video_metrics.frechet_distance(a, b)
-    assert time.process_time() - start < 20.0
+    assert video_metrics.frechet_distance(a, a) == pytest.approx(0.0, abs=1e-6)
+    forward, backward = video_metrics.frechet_distance(a, b), video_metrics.frechet_distance(b, a)
+    assert forward == pytest.approx(backward, rel=1e-9)
+    assert forward > 2048 * (1.1 - 1.0) ** 2  # the population distance (20.5); finite samples add about 230 here
