@@ -7,6 +7,7 @@ usage errors such as an unknown option) are printed as one paragraph with exit c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -36,8 +37,10 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED_EXIT
     except BrokenPipeError:
         # What is left in stdout's buffer can never be written: point stdout at /dev/null so the
-        # interpreter's final flush does not fail again (Python's documented recipe for SIGPIPE).
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # interpreter's final flush does not fail again (Python's documented recipe for SIGPIPE). A stdout
+        # without a file descriptor (an embedding caller's buffer) has nothing to redirect.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE_EXIT
 
 

@@ -97,8 +97,13 @@ class Worker:
         return self.ready
 
     def hold(self, spec: RunSpec) -> None:
+        """Queue `spec` in the worker. A worker that died since the last look (a method that killed its
+        process) cannot take it: the run stays held, and the death, seen next, puts it back in the queue."""
         self.held.append(spec)
-        self.conn.send(spec)
+        try:
+            self.conn.send(spec)
+        except BrokenPipeError:
+            pass
 
     def begin(self) -> RunSpec:
         """Start the clock of the run the worker takes up now: the first it holds."""

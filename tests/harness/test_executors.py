@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from harness.executors.local import spawn_worker
 from harness.store import Store
 from tests.conftest import TOY_PLUGIN, interruptible
 from tests.harness.test_resume import SLOW_SUITE, _stored
@@ -57,3 +58,12 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(write_suite, store):
     assert "Traceback" not in err
     with Store(store) as db:
         assert db.integrity_ok() and 2 <= db.count() < 12
+
+
+def test_a_run_handed_to_a_worker_that_just_died_is_kept_for_the_next_worker():
+    worker = spawn_worker()
+    worker.process.kill()
+    worker.process.join(timeout=10)
+    worker.hold("a run")  # used to raise BrokenPipeError and end the suite
+    assert list(worker.held) == ["a run"] and not worker.process.is_alive()
+    worker.kill()
