@@ -30,6 +30,9 @@ REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_
                       "dynamic_splatting.recorded": "tests/dynamic_splatting/test_byo.py"}
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
          "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval"}
+# Suites that evaluate a model another family trains (the family named): that training's repeatability is the
+# other family's repeat run, so here both repetitions share one model cache and the model is trained once.
+EVALUATES_A_MODEL_OF = {"lm_eval_tasks": "zo_finetune"}
 
 
 def _suite_methods(name: str) -> set[str]:
@@ -44,26 +47,27 @@ def test_every_method_of_every_family_has_a_repeat_run():
     assert len(families) >= 6 and sorted(registered - covered) == []
 
 
-def _caches(root: Path) -> dict[str, str]:
-    """Where a repetition keeps what it generates and trains, so that neither sees the other's."""
-    return {"HARNESS_MODEL_CACHE": str(root / "models"), "HARNESS_DRIVING_CACHE": str(root / "driving")}
+def _caches(root: Path, models: Path | None = None) -> dict[str, str]:
+    """Where a repetition keeps what it generates and trains, so that neither sees the other's (but for the
+    trained models in `models`, where given)."""
+    return {"HARNESS_MODEL_CACHE": str(models or root / "models"), "HARNESS_DRIVING_CACHE": str(root / "driving")}
 
 
-def _in_new_interpreter(names: tuple[str, ...], root: Path) -> None:
+def _in_new_interpreter(names: tuple[str, ...], root: Path, models: Path | None = None) -> None:
     """Run each suite into `root/<name>.sqlite` from a fresh Python process."""
     script = ("import sys, harness\n"
               "suites, root = sys.argv[1], sys.argv[2]\n"
               "for name in sys.argv[3:]:\n"
               "    harness.run(f'{suites}/{name}.yaml', store=f'{root}/{name}.sqlite', executor='inline')\n")
-    env = {**os.environ, **_caches(root), "PYTHONHASHSEED": "random"}
+    env = {**os.environ, **_caches(root, models), "PYTHONHASHSEED": "random"}
     done = subprocess.run([sys.executable, "-c", script, str(SUITES), str(root), *names], env=env,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
 
 
-def _here(name: str, root: Path, monkeypatch: pytest.MonkeyPatch) -> pd.DataFrame:
-    """The suite run in this process, its data and models made anew."""
-    for variable, value in _caches(root).items():
+def _here(name: str, root: Path, monkeypatch: pytest.MonkeyPatch, models: Path | None = None) -> pd.DataFrame:
+    """The suite run in this process, its data and models (but for those in `models`) made anew."""
+    for variable, value in _caches(root, models).items():
         monkeypatch.setenv(variable, value)
     _DATA_CACHE.clear()
     return harness.run(SUITES / f"{name}.yaml", store=root / f"{name}.sqlite", executor="inline")
@@ -123,5 +127,11 @@ def test_a_repeated_run_gives_the_same_metrics(name, fresh_fast, tmp_path, monke
 def test_a_repeated_run_that_trains_its_model_gives_the_same_metrics(name, tmp_path, monkeypatch):
     if not _importable(NEEDS.get(name)):
         pytest.skip(f"{NEEDS[name]} is absent")
-    _in_new_interpreter((name,), tmp_path / "fresh")
-    _assert_same_metrics(name, _here(name, tmp_path / "here", monkeypatch), _stored(name, tmp_path / "fresh"))
+    models = tmp_path / "shared-models" if name in EVALUATES_A_MODEL_OF else None
+    _in_new_interpreter((name,), tmp_path / "fresh", models)
+    here = _here(name, tmp_path / "here", monkeypatch, models)
+    _assert_same_metrics(name, here, _stored(name, tmp_path / "fresh"))
+
+
+def test_a_shared_model_has_its_training_repeated_by_the_family_that_trains_it():
+    assert set(EVALUATES_A_MODEL_OF.values()) <= set(SLOW)
