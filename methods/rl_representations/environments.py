@@ -34,9 +34,12 @@ class Environment:
     def make(self, seed: int) -> gym.Env:
         """A new environment, with its action and observation spaces seeded."""
         if self.suite == "minatar":
-            import minatar.gym  # noqa: F401 (registers MinAtar/<Game>-v1 with gymnasium)
+            import minatar.gym
 
-            env: gym.Env = gym.make(f"MinAtar/{self.env_id}-v1")
+            name = f"MinAtar/{self.env_id}-v1"
+            if name not in gym.registry:
+                minatar.gym.register_envs()
+            env: gym.Env = gym.make(name)
             env = gym.wrappers.FlattenObservation(env)
             env = gym.wrappers.TransformObservation(
                 env, lambda obs: obs.astype(np.float32),
