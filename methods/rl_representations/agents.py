@@ -33,6 +33,9 @@ class Agent(Method):
     def run(self, inputs: Environment, ctx: RunContext) -> Checkpoints:
         import torch
 
+        if not isinstance(inputs, Environment):
+            raise ValueError("an agent trains on an environment dataset (classic, minatar, mujoco); replay logs "
+                             "with the method `logged`")
         torch.set_num_threads(max(1, ctx.threads))
         spec = representation_spec(self.params, self.params.placement)
         model = self.algorithm(inputs.make(ctx.seed), {"representation": spec}, ctx.seed)
