@@ -51,8 +51,8 @@ def read_monitor(path: Path) -> Episodes:
                 raise DataError(f"{row[index] if index < len(row) else 'nothing'!r} is not a number", file=path,
                                 line=offset + 3, field=name) from None
             if not math.isfinite(value) or (name == "l" and (value < 1 or value != int(value))):
-                raise DataError(f"{value!r} is not a {'positive whole episode length' if name == 'l' else 'finite number'}",
-                                file=path, line=offset + 3, field=name)
+                wanted = "positive whole episode length" if name == "l" else "finite number"
+                raise DataError(f"{value!r} is not a {wanted}", file=path, line=offset + 3, field=name)
             values[name].append(value)
     if not values["r"]:
         raise DataError("holds no finished episode", file=path)

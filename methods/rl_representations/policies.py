@@ -19,13 +19,20 @@ from torch import nn
 from methods.rl_representations.representations import RepresentationSpec, represented
 
 
-class RepresentedPPOPolicy(ActorCriticPolicy):
-    """PPO's actor-critic MLP (discrete or continuous actions) with the representation in its policy and/or
-    value network; pass `representation=RepresentationSpec(...)` in `policy_kwargs`."""
+PLAIN = RepresentationSpec()
 
-    def __init__(self, *args: Any, representation: RepresentationSpec = RepresentationSpec(), **kwargs: Any) -> None:
+
+class Represented:
+    """Takes `representation` from `policy_kwargs` before SB3's policy builds its networks."""
+
+    def __init__(self, *args: Any, representation: RepresentationSpec = PLAIN, **kwargs: Any) -> None:
         self.representation = representation
         super().__init__(*args, **kwargs)
+
+
+class RepresentedPPOPolicy(Represented, ActorCriticPolicy):
+    """PPO's actor-critic MLP (discrete or continuous actions) with the representation in its policy and/or
+    value network; pass `representation=RepresentationSpec(...)` in `policy_kwargs`."""
 
     def _build_mlp_extractor(self) -> None:
         super()._build_mlp_extractor()
@@ -64,12 +71,8 @@ def _critic_features(critic: ContinuousCritic, obs: torch.Tensor, actions: torch
     return critic.q_networks[0][:-1](torch.cat([features, actions], dim=1))
 
 
-class RepresentedSACPolicy(SACPolicy):
+class RepresentedSACPolicy(Represented, SACPolicy):
     """SAC's Gaussian actor and twin Q critic with the representation in either or both."""
-
-    def __init__(self, *args: Any, representation: RepresentationSpec = RepresentationSpec(), **kwargs: Any) -> None:
-        self.representation = representation
-        super().__init__(*args, **kwargs)
 
     def make_actor(self, features_extractor: Any = None) -> SACActor:
         actor = super().make_actor(features_extractor)
@@ -96,12 +99,8 @@ class RepresentedSACPolicy(SACPolicy):
         return [self.actor, self.critic]
 
 
-class RepresentedTD3Policy(TD3Policy):
+class RepresentedTD3Policy(Represented, TD3Policy):
     """TD3's deterministic actor and twin Q critic with the representation in either or both."""
-
-    def __init__(self, *args: Any, representation: RepresentationSpec = RepresentationSpec(), **kwargs: Any) -> None:
-        self.representation = representation
-        super().__init__(*args, **kwargs)
 
     def make_actor(self, features_extractor: Any = None) -> TD3Actor:
         actor = super().make_actor(features_extractor)
