@@ -47,6 +47,9 @@ python -m methods.dynamic_splatting.tables reports/usplat4d_views/table.csv repo
 python -m methods.dynamic_splatting.tables reports/usplat4d_ablation/table.csv reports/usplat4d_ablation/tables.md
 # lm-eval's own results layout (task, version, filter, n-shot, metric, value, stderr), from the runs just reported.
 python -m methods.lm_eval_tasks.lm_eval_table reports/lm_eval_tiny/runs.csv reports/lm_eval_tiny/lm_eval.md
+# SEM's runtime cost as per-seed ratios to the vanilla agent with 95 % intervals, from the runs just reported.
+python -m methods.rl_representations.overhead reports/rl_sem_classic/runs.csv reports/rl_sem_classic/overhead.md --baseline ppo
+python -m methods.rl_representations.overhead reports/rl_sem_offpolicy/runs.csv reports/rl_sem_offpolicy/overhead.md --baseline td3
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
 if [ "$mode" != "--from-runs" ]; then

@@ -88,3 +88,12 @@ def test_the_label_phases_start_true_and_are_permutations_of_the_labels():
 def test_phase_accuracy_averages_each_phases_last_epoch():
     table = pd.DataFrame({"phase": [0, 0, 1, 1], "accuracy": [10.0, 50.0, 20.0, 30.0]})
     assert metrics.phase_accuracy(table) == 40.0
+
+
+def test_the_overhead_ratio_pairs_seeds_and_gives_a_t_interval():
+    from methods.rl_representations.overhead import overhead_table
+
+    runs = pd.DataFrame({"status": "ok", "dataset": "d", "method": ["ppo"] * 3 + ["ppo_sem"] * 3,
+                         "seed": [0, 1, 2] * 2, "measure.cpu_s": [10.0, 20.0, 40.0, 15.0, 30.0, 60.0]})
+    row = overhead_table(runs, "ppo", ["ppo_sem"]).iloc[0]
+    assert (row.seeds, row.ratio, row.low, row.high) == (3, 1.5, 1.5, 1.5)
