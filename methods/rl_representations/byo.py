@@ -12,8 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from harness import DataError, Method, RunContext
+from harness import DataError, Instance, Method, RunContext
 from methods.rl_representations.probes import RETURN_WINDOW, Checkpoints
+from methods.rl_representations.task import ControlTask
 
 COLUMNS = ("r", "l", "t")
 
@@ -87,6 +88,16 @@ def replayed(episodes: Episodes, every: int) -> Checkpoints:
         out.add(step=step, **{"return": float(recent.mean())}, seconds=float(episodes.seconds[max(done, 1) - 1]),
                 dormant_actor=math.nan, dormant_critic=math.nan, srank_actor=math.nan, srank_critic=math.nan)
     return out
+
+
+class ReplayTask(ControlTask):
+    """The contract `rl_representations.replay`: `rl_representations.control` on logged runs (a `monitor_logs`
+    dataset) instead of an environment; the same predictions table and metrics."""
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Twenty generated 50-step episodes of rising return, replayed every 100 steps."""
+        episodes = Episodes(np.linspace(-100.0, 0.0, 20), np.full(20, 50.0), np.arange(1.0, 21.0))
+        return self.instance(LoggedRuns("tiny", {seed: episodes}, 100), {}, seed)
 
 
 class LoggedAgent(Method):

@@ -31,8 +31,8 @@ class ControlTask(Task):
         return Instance(inputs=data, truth=data)
 
     def tiny_instance(self, seed: int) -> Instance:
-        """CartPole for 256 steps, a checkpoint every 128."""
-        return self.instance(load_classic("CartPole-v1", steps=256, every=128, probe_batch=64), {}, seed)
+        """Pendulum (continuous actions, so PPO, SAC and TD3 all run) for 256 steps, a checkpoint every 128."""
+        return self.instance(load_classic("Pendulum-v1", steps=256, every=128, probe_batch=64), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if not isinstance(output, Checkpoints):

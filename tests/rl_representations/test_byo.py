@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from harness import DataError, RunContext
-from methods.rl_representations.byo import LoggedAgent, load_monitor_logs, read_monitor, replayed
+from methods.rl_representations.byo import LoggedAgent, ReplayTask, load_monitor_logs, read_monitor, replayed
 from methods.rl_representations.metrics import RETURN_AUC
-from methods.rl_representations.task import ControlTask
 
 HEADER = '#{"t_start": 0.0, "env_id": "CartPole-v1"}\nr,l,t\n'
 
@@ -31,10 +30,10 @@ def test_episodes_replay_as_checkpoints_by_hand(tmp_path):
     assert math.isnan(checkpoints.columns["srank_critic"][0])
 
 
-def test_the_logged_method_scores_through_the_control_task(tmp_path):
+def test_the_logged_method_scores_through_the_replay_task(tmp_path):
     write_log(tmp_path / "logs", 3, "10,100,1.0\n30,100,2.0\n")
     data = load_monitor_logs(str(tmp_path / "logs"), every=100)
-    task = ControlTask()
+    task = ReplayTask()
     instance = task.instance(data, {}, 3)
     table = task.predictions(instance, LoggedAgent().run(instance.inputs, RunContext(seed=3, device="cpu", threads=1)))
     assert task.score(instance, table, {"auc": RETURN_AUC}) == {"auc": 15.0}
@@ -56,7 +55,7 @@ def test_a_suite_on_a_malformed_log_stops_with_exit_3(tmp_path):
     suite = tmp_path / "mine.yaml"
     suite.write_text(f"""schema_version: 1
 suite: mine
-task: rl_representations.control
+task: rl_representations.replay
 defaults: {{seeds: [0]}}
 datasets:
   mine: {{loader: monitor_logs, args: {{path: {tmp_path / 'logs'}, every: 100}}}}
