@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from harness import Method, RunContext
 from methods.rl_representations.environments import Environment
 from methods.rl_representations.params import AgentParams, OffPolicyParams, PPOParams, TD3Params
-from methods.rl_representations.probes import Checkpoints, TrainingProbe
+from methods.rl_representations.checkpoints import Checkpoints
 from methods.rl_representations.representations import RepresentationSpec
 
 CURVES = {"return": True, "dormant_actor": False, "dormant_critic": False, "srank_actor": True,
@@ -36,6 +36,8 @@ class Agent(Method):
         if not isinstance(inputs, Environment):
             raise ValueError("an agent trains on an environment dataset (classic, minatar, mujoco); replay logs "
                              "with the method `logged`")
+        from methods.rl_representations.probes import TrainingProbe
+
         torch.set_num_threads(max(1, ctx.threads))
         spec = representation_spec(self.params, self.params.placement)
         model = self.algorithm(inputs.make(ctx.seed), {"representation": spec}, ctx.seed)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from harness import DataError, Instance, Method, RunContext
-from methods.rl_representations.probes import RETURN_WINDOW, Checkpoints
+from methods.rl_representations.checkpoints import RETURN_WINDOW, Checkpoints
 from methods.rl_representations.task import ControlTask
 
 COLUMNS = ("r", "l", "t")

@@ -6,26 +6,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
 
+from methods.rl_representations.checkpoints import RETURN_WINDOW, Checkpoints
 from methods.rl_representations.diagnostics import dormant_ratio, srank
-
-RETURN_WINDOW = 10
-
-
-@dataclass
-class Checkpoints:
-    """One list per column of the predictions table (methods.rl_representations.task.COLUMNS)."""
-
-    columns: dict[str, list[float]] = field(default_factory=dict)
-
-    def add(self, **row: float) -> None:
-        for name, value in row.items():
-            self.columns.setdefault(name, []).append(float(value))
 
 
 class TrainingProbe(BaseCallback):

@@ -16,7 +16,7 @@ import pandas as pd
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from methods.rl_representations.environments import load_classic
-from methods.rl_representations.probes import Checkpoints
+from methods.rl_representations.checkpoints import Checkpoints
 
 COLUMNS = ("step", "return", "seconds", "dormant_actor", "dormant_critic", "srank_actor", "srank_critic")
 

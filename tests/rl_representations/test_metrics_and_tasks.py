@@ -11,7 +11,7 @@ from methods.rl_representations import metrics
 from methods.rl_representations.environments import load_classic, load_minatar
 from methods.rl_representations.nonstationary import NonStationaryTask, load_digits
 from methods.rl_representations.plasticity import shrink_and_perturb
-from methods.rl_representations.probes import Checkpoints
+from methods.rl_representations.checkpoints import Checkpoints
 from methods.rl_representations.task import ControlTask
 
 
