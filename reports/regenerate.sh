@@ -26,7 +26,8 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
     math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation \
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
-    usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics; do
+    usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
+    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -46,6 +47,9 @@ python -m methods.dynamic_splatting.tables reports/usplat4d_views/table.csv repo
 python -m methods.dynamic_splatting.tables reports/usplat4d_ablation/table.csv reports/usplat4d_ablation/tables.md
 # lm-eval's own results layout (task, version, filter, n-shot, metric, value, stderr), from the runs just reported.
 python -m methods.lm_eval_tasks.lm_eval_table reports/lm_eval_tiny/runs.csv reports/lm_eval_tiny/lm_eval.md
+# SEM's runtime cost as per-seed ratios to the vanilla agent with 95 % intervals, from the runs just reported.
+python -m methods.rl_representations.overhead reports/rl_sem_classic/runs.csv reports/rl_sem_classic/overhead.md --baseline ppo
+python -m methods.rl_representations.overhead reports/rl_sem_offpolicy/runs.csv reports/rl_sem_offpolicy/overhead.md --baseline td3
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
 if [ "$mode" != "--from-runs" ]; then
