@@ -41,7 +41,7 @@ class OmniMouse(Method):
         with training_threads(ctx.threads):
             sessions = check_train_sessions(inputs, self.params.train_sessions)
             model = self._trained(sessions, ctx)
-            trained = self.params.columns or [c.name for c in COLUMNS]
+            trained = [self.params.specialist] if self.params.specialist else [c.name for c in COLUMNS]
             with torch.no_grad():
                 return {name: [self._predict(model, s, view, BY_NAME[name]) for s, view in enumerate(views)]
                         for name, views in inputs.test.items() if name in trained}
@@ -58,7 +58,7 @@ class OmniMouse(Method):
         model = MaskedCortexTransformer([s.spikes.shape[2] for s in sessions], time_bins, frame, p.width, p.depth,
                                         p.heads)
         ctx.record("shared_parameters", shared_parameters(model))
-        mixture = [BY_NAME[name] for name in (p.columns or BY_NAME)]
+        mixture = [BY_NAME[p.specialist]] if p.specialist else list(COLUMNS)
         optimiser = torch.optim.Adam(model.parameters(), lr=p.lr)
         losses = []
         for _ in range(p.steps):

@@ -19,24 +19,21 @@ class TrainingParams(MethodParams):
 
 
 class OmniMouseParams(TrainingParams):
-    """The masked transformer; `columns` restricts the training mask mixture (and the columns predicted) to a
-    per-task specialist; default: all seven, one multi-task model."""
+    """The masked transformer; `specialist` names the one column a per-task specialist trains on (and predicts);
+    default: all seven masks, one multi-task model."""
 
     tiny = {"steps": 5, "width": 8}
     width: int = Field(32, ge=4)
     depth: int = Field(2, ge=1)
     heads: int = Field(4, ge=1)
-    columns: list[str] | None = None
+    specialist: str | None = None
 
-    @field_validator("columns")
+    @field_validator("specialist")
     @classmethod
-    def _known_columns(cls, names: list[str] | None) -> list[str] | None:
-        bad = [name for name in names or () if name not in BY_NAME]
-        if bad:
-            raise ValueError(f"unknown column {bad[0]!r}; the columns are {', '.join(BY_NAME)}")
-        if names is not None and not names:
-            raise ValueError("columns is empty; leave it out for all seven")
-        return names
+    def _known_column(cls, name: str | None) -> str | None:
+        if name is not None and name not in BY_NAME:
+            raise ValueError(f"unknown column {name!r}; the columns are {', '.join(BY_NAME)}")
+        return name
 
 
 class CNNParams(TrainingParams):
