@@ -26,7 +26,8 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny zo_memory zo_ablation zo_accuracy_tiny \
     math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation \
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
-    usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics; do
+    usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics omnimouse_ci omnimouse_tasks \
+    omnimouse_scaling; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -52,3 +53,5 @@ if [ "$mode" != "--from-runs" ]; then
   python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
   python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
 fi
+# OmniMouse's T-OM-2: the scaling grid, power-law fits in data and parameters and the saturation test.
+python -m methods.neural_encoding.scaling reports/omnimouse_scaling/runs.csv reports/omnimouse_scaling/scaling.md

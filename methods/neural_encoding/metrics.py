@@ -52,7 +52,8 @@ def correlation_to_average(run: ScoredColumns, column: str = "pop_stim") -> floa
         return float("nan")
     per_unit = []
     for target, prediction in pairs:
-        mean_response, mean_prediction = _repeat_means(target.values, target.movie), _repeat_means(prediction, target.movie)
+        mean_response = _repeat_means(target.values, target.movie)
+        mean_prediction = _repeat_means(prediction, target.movie)
         units = target.values.shape[2]
         per_unit.append(unit_correlations(mean_response.reshape(-1, units), mean_prediction.reshape(-1, units)))
     return float(np.concatenate(per_unit).mean())

@@ -56,8 +56,8 @@ class MaskedCortexTransformer(nn.Module):
         """(log rates (B, T, N), behaviour (B, T, 4)) from the observed entries (`seen`, `behaviour_seen` masks)."""
         time_bins = spikes.shape[1]
         neural = (torch.log1p(spikes) * seen) @ self.read_in[session] + seen.float() @ self.seen_in[session]
-        tokens = [neural + self.modality[0], self.behaviour_in(torch.cat([behaviour * behaviour_seen,
-                                                                         behaviour_seen.float()], -1)) + self.modality[1]]
+        behaviour_values = torch.cat([behaviour * behaviour_seen, behaviour_seen.float()], -1)
+        tokens = [neural + self.modality[0], self.behaviour_in(behaviour_values) + self.modality[1]]
         if video is not None:
             tokens.append(self.video(video) + self.modality[2])
         sequence = torch.cat([t + self.time[:time_bins] for t in tokens], dim=1)

@@ -75,7 +75,8 @@ def report(runs: pd.DataFrame, metric: str = METRIC) -> str:
     grid = data.groupby(["sessions", "width"])["r"].mean().unstack("width")
     lines = [f"# T-OM-2: scaling grid ({metric}, mean over seeds)", "",
              "A simulated cortex tests the protocol of a data-versus-parameter scaling study, not the biology.", "",
-             "| sessions | " + " | ".join(f"width {w}" for w in grid.columns) + " |", "|---|" + "---:|" * len(grid.columns)]
+             "| sessions | " + " | ".join(f"width {w}" for w in grid.columns) + " |",
+             "|---|" + "---:|" * len(grid.columns)]
     lines += [f"| {s} | " + " | ".join(f"{v:.3f}" for v in row) + " |" for s, row in grid.iterrows()]
     lines += ["", "## Power law in data: r ∝ sessions^b at each width (log-log OLS over runs, 95% CI)", "",
               "| width | b | runs |", "|---|---|---:|"]

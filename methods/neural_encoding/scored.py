@@ -19,7 +19,8 @@ COLUMNS = ("column", "session", "trial", "time", "unit", "prediction")
 
 @dataclass(frozen=True)
 class ScoredColumns:
-    pairs: dict[str, list[tuple[Target, np.ndarray]]]  # column -> per session (target, prediction); absent: not predicted
+    # column -> per session (target, prediction); a column left out was not predicted
+    pairs: dict[str, list[tuple[Target, np.ndarray]]]
 
 
 def table_of(column: str, session: int, target: Target, prediction: np.ndarray) -> pd.DataFrame:
