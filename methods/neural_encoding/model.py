@@ -1,10 +1,11 @@
 """A miniature of OmniMouse's masked multi-modal transformer [inferred from the spec's pseudo-code; the real
-model is a Perceiver over per-neuron tokens with a Hiera video encoder]. Here a trial becomes three tokens per
-time bin: a neural token (the observed neurons' log1p counts read in through per-session unit embeddings, plus
-the embedding of which neurons are observed: the session-specific neuron identity), a video token (a small
-conv encoder of frames t, t-1, t-2) and a behaviour token (observed values and their mask). A transformer
-encoder mixes them; per-session unit read-outs give log rates, a linear head the behaviour. Which tokens carry
-values and which are predicted is the mask, so one network serves all seven task columns.
+model is a Perceiver over per-neuron tokens with a Hiera video encoder]. Here a trial becomes one token per
+time bin, the sum of three embeddings: the neural one (the observed neurons' log1p counts read in through
+per-session unit embeddings, plus the embedding of which neurons are observed: the session-specific neuron
+identity), the video one (frames t, t-1, t-2: pixels and a small conv encoder) and the behaviour one (observed
+values and their mask); a learned "no video" vector stands in where the mask hides the movie. A transformer
+encoder mixes the time bins; per-session unit read-outs give log rates, a linear head the behaviour. Which
+values are inputs and which are predicted is the mask, so one network serves all seven task columns.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ VIDEO_LAGS = 3
 
 
 class VideoEncoder(nn.Module):
-    """Frames t, t-1, t-2 as channels -> one token per time bin."""
+    """Frames t, t-1, t-2 as channels -> one token per time bin: a linear embedding of the pixels (as a ViT's
+    patch embedding, here one patch) plus a small conv encoder's features."""
 
     def __init__(self, frame: int, width: int) -> None:
         super().__init__()
@@ -25,14 +27,16 @@ class VideoEncoder(nn.Module):
                                   nn.Conv2d(8, 8, 3, stride=2, padding=1), nn.GELU(), nn.Flatten())
         side = math.ceil(math.ceil(frame / 2) / 2)
         self.project = nn.Linear(8 * side * side, width)
+        self.pixels = nn.Linear(VIDEO_LAGS * frame * frame, width)
 
     def forward(self, video: torch.Tensor) -> torch.Tensor:
         batch, time_bins = video.shape[:2]
         padded = torch.cat([video[:, :1].expand(-1, VIDEO_LAGS - 1, -1, -1), video], dim=1)
         lagged = torch.stack([padded[:, VIDEO_LAGS - 1 - lag: VIDEO_LAGS - 1 - lag + time_bins]
                               for lag in range(VIDEO_LAGS)], dim=2)
-        features = self.conv(lagged.flatten(0, 1))
-        return self.project(features).view(batch, time_bins, -1)
+        frames = lagged.flatten(0, 1)
+        tokens = self.project(self.conv(frames)) + self.pixels(frames.flatten(1))
+        return tokens.view(batch, time_bins, -1)
 
 
 class MaskedCortexTransformer(nn.Module):
@@ -44,7 +48,7 @@ class MaskedCortexTransformer(nn.Module):
         self.unit_bias = nn.ParameterList([nn.Parameter(torch.full((n,), -0.5)) for n in neurons])
         self.video = VideoEncoder(frame, width)
         self.behaviour_in = nn.Linear(8, width)
-        self.modality = nn.Parameter(torch.randn(3, width) * 0.1)
+        self.no_video = nn.Parameter(torch.zeros(width))
         self.time = nn.Parameter(torch.randn(time_bins, width) * 0.1)
         layer = nn.TransformerEncoderLayer(width, heads, 2 * width, dropout=0.0, batch_first=True, norm_first=True)
         self.encoder = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)
@@ -57,13 +61,11 @@ class MaskedCortexTransformer(nn.Module):
         time_bins = spikes.shape[1]
         neural = (torch.log1p(spikes) * seen) @ self.read_in[session] + seen.float() @ self.seen_in[session]
         behaviour_values = torch.cat([behaviour * behaviour_seen, behaviour_seen.float()], -1)
-        tokens = [neural + self.modality[0], self.behaviour_in(behaviour_values) + self.modality[1]]
-        if video is not None:
-            tokens.append(self.video(video) + self.modality[2])
-        sequence = torch.cat([t + self.time[:time_bins] for t in tokens], dim=1)
-        hidden = self.norm(self.encoder(sequence))
-        log_rate = hidden[:, :time_bins] @ self.read_out[session].T + self.unit_bias[session]
-        return log_rate, self.behaviour_out(hidden[:, time_bins: 2 * time_bins])
+        token = neural + self.behaviour_in(behaviour_values) + self.time[:time_bins]
+        token = token + (self.video(video) if video is not None else self.no_video)
+        hidden = self.norm(self.encoder(token))
+        log_rate = hidden @ self.read_out[session].T + self.unit_bias[session]
+        return log_rate, self.behaviour_out(hidden)
 
 
 def shared_parameters(model: nn.Module) -> int:
