@@ -14,7 +14,7 @@ import math
 import torch
 from torch import nn
 
-VIDEO_LAGS = 3
+from methods.neural_encoding.movies import VIDEO_LAGS
 
 
 class VideoEncoder(nn.Module):

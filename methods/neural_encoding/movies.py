@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 KINDS = ("grating", "noise", "blobs")
+VIDEO_LAGS = 3  # frames t, t-1, t-2: the simulated neurons' temporal kernel, and every model's stimulus window
 
 
 def drifting_grating(rng: np.random.Generator, time_bins: int, size: int) -> np.ndarray:
@@ -47,3 +48,10 @@ def movie(kind: str, rng: np.random.Generator, time_bins: int, size: int) -> np.
 def movie_bank(rng: np.random.Generator, count: int, time_bins: int, size: int) -> np.ndarray:
     """`count` movies (count, time_bins, size, size), the kinds in turn (float32)."""
     return np.stack([movie(KINDS[i % len(KINDS)], rng, time_bins, size) for i in range(count)]).astype(np.float32)
+
+
+def lagged_frames(video: np.ndarray, lags: int = VIDEO_LAGS) -> np.ndarray:
+    """(trials, T, lags, H, W): frames t, t-1, ... of each bin, the first frame repeated before the trial's start."""
+    time_bins = video.shape[1]
+    padded = np.concatenate([np.repeat(video[:, :1], lags - 1, axis=1), video], axis=1)
+    return np.stack([padded[:, lags - 1 - lag: lags - 1 - lag + time_bins] for lag in range(lags)], axis=2)

@@ -6,14 +6,15 @@ of the population drawn anew per batch) and every hyperparameter.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from harness import Method, RunContext
-from harness.model_cache import training_threads
+from harness import RunContext
 from methods.neural_encoding.columns import BY_NAME, COLUMNS, Column
 from methods.neural_encoding.params import OmniMouseParams
-from methods.neural_encoding.problem import EncodingInputs, Predictions, TestView, TrainSession
-from methods.neural_encoding.training import check_train_sessions, loss_windows
+from methods.neural_encoding.problem import TestView, TrainSession
+from methods.neural_encoding.training import TrainedEncoder, fit
 
 
 def training_masks(column: Column, batch: int, time_bins: int, neurons: int,
@@ -32,21 +33,13 @@ def training_masks(column: Column, batch: int, time_bins: int, neurons: int,
     return seen, target, behaviour_seen, behaviour_target
 
 
-class OmniMouse(Method):
+class OmniMouse(TrainedEncoder):
     params_model = OmniMouseParams
 
-    def run(self, inputs: EncodingInputs, ctx: RunContext) -> Predictions:
-        import torch
+    def answers(self, column: Column) -> bool:
+        return self.params.specialist in (None, column.name)
 
-        with training_threads(ctx.threads):
-            sessions = check_train_sessions(inputs, self.params.train_sessions)
-            model = self._trained(sessions, ctx)
-            trained = [self.params.specialist] if self.params.specialist else [c.name for c in COLUMNS]
-            with torch.no_grad():
-                return {name: [self._predict(model, s, view, BY_NAME[name]) for s, view in enumerate(views)]
-                        for name, views in inputs.test.items() if name in trained}
-
-    def _trained(self, sessions: tuple[TrainSession, ...], ctx: RunContext):  # -> MaskedCortexTransformer
+    def trained(self, sessions: tuple[TrainSession, ...], ctx: RunContext) -> Any:  # a MaskedCortexTransformer
         import torch
 
         from methods.neural_encoding.model import MaskedCortexTransformer, shared_parameters
@@ -59,9 +52,8 @@ class OmniMouse(Method):
                                         p.heads)
         ctx.record("shared_parameters", shared_parameters(model))
         mixture = [BY_NAME[p.specialist]] if p.specialist else list(COLUMNS)
-        optimiser = torch.optim.Adam(model.parameters(), lr=p.lr)
-        losses = []
-        for _ in range(p.steps):
+
+        def batch_loss() -> torch.Tensor:
             index = int(rng.integers(len(sessions)))
             session, column = sessions[index], mixture[int(rng.integers(len(mixture)))]
             rows = rng.integers(0, session.spikes.shape[0], p.batch)
@@ -77,21 +69,19 @@ class OmniMouse(Method):
                 loss = loss + poisson[target].mean()
             if column.behaviour_targets:
                 loss = loss + ((behaviour_hat - behaviour)[behaviour_target] ** 2).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            losses.append(float(loss.detach()))
-        ctx.record_curve("train_loss", *loss_windows(losses), higher_is_better=False)
+            return loss
+
+        fit(model, p.steps, p.lr, batch_loss, ctx)
         return model.eval()
 
-    @staticmethod
-    def _predict(model, session: int, view: TestView, column: Column) -> np.ndarray:  # model: MaskedCortexTransformer
+    def predict(self, network: Any, session: int, view: TestView, column: Column) -> np.ndarray:
         import torch
 
         spikes = torch.from_numpy(view.spikes)
         seen = torch.from_numpy(np.broadcast_to(column.neural_input(*view.spikes.shape[1:]), view.spikes.shape).copy())
         behaviour_seen = torch.from_numpy(np.broadcast_to(column.behaviour_input(), view.behaviour.shape).copy())
         video = None if view.video is None else torch.from_numpy(view.video)
-        log_rate, behaviour_hat = model(session, spikes, seen, torch.from_numpy(view.behaviour), behaviour_seen, video)
+        log_rate, behaviour_hat = network(session, spikes, seen, torch.from_numpy(view.behaviour), behaviour_seen,
+                                          video)
         values = torch.exp(log_rate) if column.is_neural else behaviour_hat
         return values.numpy()[:, view.times][:, :, view.units]

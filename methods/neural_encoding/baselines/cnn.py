@@ -6,22 +6,21 @@ population + stimulus) for their target neurons."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
-from harness import Method, RunContext
-from harness.model_cache import training_threads
-from methods.neural_encoding.columns import BY_NAME
+from harness import RunContext
+from methods.neural_encoding.columns import Column
+from methods.neural_encoding.movies import VIDEO_LAGS, lagged_frames
 from methods.neural_encoding.params import CNNParams
-from methods.neural_encoding.problem import EncodingInputs, Predictions, TrainSession
-from methods.neural_encoding.training import check_train_sessions, loss_windows
+from methods.neural_encoding.problem import TestView, TrainSession
+from methods.neural_encoding.training import TrainedEncoder, fit
 
 
 def _network(neurons: list[int], frame: int, channels: int):  # -> torch.nn.Module
     import torch
     from torch import nn
-
-    from methods.neural_encoding.model import VIDEO_LAGS
 
     class CoreReadout(nn.Module):
         def __init__(self) -> None:
@@ -45,54 +44,34 @@ def _network(neurons: list[int], frame: int, channels: int):  # -> torch.nn.Modu
     return CoreReadout()
 
 
-def lagged_video(video: np.ndarray) -> np.ndarray:
-    """(trials, T, lags, H, W) frames t, t-1, t-2."""
-    from methods.neural_encoding.model import VIDEO_LAGS
-
-    padded = np.concatenate([np.repeat(video[:, :1], VIDEO_LAGS - 1, axis=1), video], axis=1)
-    time_bins = video.shape[1]
-    return np.stack([padded[:, VIDEO_LAGS - 1 - lag: VIDEO_LAGS - 1 - lag + time_bins] for lag in range(VIDEO_LAGS)],
-                    axis=2)
-
-
-class SensoriumCNN(Method):
+class SensoriumCNN(TrainedEncoder):
     params_model = CNNParams
 
-    def run(self, inputs: EncodingInputs, ctx: RunContext) -> Predictions:
-        import torch
+    def answers(self, column: Column) -> bool:
+        return column.video
 
-        with training_threads(ctx.threads):
-            sessions = check_train_sessions(inputs, self.params.train_sessions)
-            network = self._trained(sessions, ctx)
-            out: Predictions = {}
-            with torch.no_grad():
-                for name, views in inputs.test.items():
-                    if not BY_NAME[name].video:
-                        continue
-                    out[name] = [network(index, torch.from_numpy(lagged_video(view.video)),
-                                         torch.from_numpy(view.behaviour)).numpy()[:, view.times][:, :, view.units]
-                                 for index, view in enumerate(views) if view.video is not None]
-            return out
-
-    def _trained(self, sessions: tuple[TrainSession, ...], ctx: RunContext):  # -> torch.nn.Module
+    def trained(self, sessions: tuple[TrainSession, ...], ctx: RunContext) -> Any:
         import torch
 
         p = self.params
         torch.manual_seed(ctx.seed)
         rng = np.random.default_rng(ctx.seed)
         network = _network([s.spikes.shape[2] for s in sessions], sessions[0].video.shape[2], p.channels)
-        lagged = [torch.from_numpy(lagged_video(s.video)) for s in sessions]
-        optimiser = torch.optim.Adam(network.parameters(), lr=p.lr)
-        losses = []
-        for _ in range(p.steps):
+        lagged = [torch.from_numpy(lagged_frames(s.video)) for s in sessions]
+
+        def batch_loss() -> torch.Tensor:
             index = int(rng.integers(len(sessions)))
             rows = torch.from_numpy(rng.integers(0, sessions[index].spikes.shape[0], p.batch))
             spikes = torch.from_numpy(sessions[index].spikes)[rows]
             rate = network(index, lagged[index][rows], torch.from_numpy(sessions[index].behaviour)[rows])
-            loss = (rate - spikes * torch.log(rate + 1e-6)).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            losses.append(float(loss.detach()))
-        ctx.record_curve("train_loss", *loss_windows(losses), higher_is_better=False)
+            return (rate - spikes * torch.log(rate + 1e-6)).mean()
+
+        fit(network, p.steps, p.lr, batch_loss, ctx)
         return network.eval()
+
+    def predict(self, network: Any, session: int, view: TestView, column: Column) -> np.ndarray:
+        import torch
+
+        assert view.video is not None  # answers() admits the stimulus columns alone
+        rate = network(session, torch.from_numpy(lagged_frames(view.video)), torch.from_numpy(view.behaviour))
+        return rate.numpy()[:, view.times][:, :, view.units]

@@ -9,16 +9,10 @@ import numpy as np
 
 from harness import Method, RunContext
 from methods.neural_encoding.columns import BY_NAME, Column, context_bins
+from methods.neural_encoding.movies import lagged_frames
 from methods.neural_encoding.params import RidgeParams
 from methods.neural_encoding.problem import EncodingInputs, Predictions
 from methods.neural_encoding.training import check_train_sessions
-
-
-def lagged_frames(video: np.ndarray, lags: int = 3) -> np.ndarray:
-    """(trials, T, lags * pixels): frames t, t-1, ... (the first frame repeated before the trial's start)."""
-    flat = video.reshape(*video.shape[:2], -1)
-    padded = np.concatenate([np.repeat(flat[:, :1], lags - 1, axis=1), flat], axis=1)
-    return np.concatenate([padded[:, lags - 1 - lag: lags - 1 - lag + flat.shape[1]] for lag in range(lags)], axis=2)
 
 
 def column_features(column: Column, spikes: np.ndarray, behaviour: np.ndarray, video: np.ndarray | None) -> np.ndarray:
@@ -27,7 +21,7 @@ def column_features(column: Column, spikes: np.ndarray, behaviour: np.ndarray, v
     seen = np.log1p(spikes * column.neural_input(time_bins, neurons))
     parts = [behaviour[..., column.behaviour_input()]]
     if column.video and video is not None:
-        parts.append(lagged_frames(video))
+        parts.append(lagged_frames(video).reshape(trials, time_bins, -1))
     if column.neural == "forecast":
         context = seen[:, : context_bins(time_bins)]
         summary = np.concatenate([context.mean(axis=1), context[:, -1]], axis=1)
