@@ -90,9 +90,15 @@ class NeuralEncoding(Task):
     tiny_instance_is_slow = False
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Two sessions of 12 neurons, 12 training trials of 16 bins, 2 test movies x 2 repeats, 12-pixel frames."""
+        """Two sessions of 12 neurons, 12 training trials of 16 bins, 2 test movies x 2 repeats, 12-pixel frames;
+        the true rates recorded as pop_stim traces for the `recorded` method."""
         spec = CortexSpec(sessions=2, neurons=12, train_trials=12, test_movies=2, repeats=2, time_bins=16, frame=12)
-        return self.instance(spec, {}, seed)
+        instance = self.instance(spec, {}, seed)
+        inputs: EncodingInputs = instance.inputs
+        assert inputs.oracle is not None  # a simulated instance carries it
+        traces = tuple(o.rates[:, v.times][:, :, v.units] for o, v in zip(inputs.oracle, inputs.test["pop_stim"],
+                                                                           strict=True))
+        return Instance(replace(inputs, recorded={"pop_stim": traces}), instance.truth)
 
     def hide_test_labels(self, inputs: EncodingInputs, rng: np.random.Generator) -> EncodingInputs:
         """The oracle's rates and repeat means (read by the reference predictors alone) replaced by noise."""
