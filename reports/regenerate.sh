@@ -27,7 +27,7 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation \
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
-    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic; do
+    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -50,6 +50,8 @@ python -m methods.lm_eval_tasks.lm_eval_table reports/lm_eval_tiny/runs.csv repo
 # SEM's runtime cost as per-seed ratios to the vanilla agent with 95 % intervals, from the runs just reported.
 python -m methods.rl_representations.overhead reports/rl_sem_classic/runs.csv reports/rl_sem_classic/overhead.md --baseline ppo
 python -m methods.rl_representations.overhead reports/rl_sem_offpolicy/runs.csv reports/rl_sem_offpolicy/overhead.md --baseline td3
+# OmniMouse's T-OM-2: the scaling grid, power-law fits in data and parameters and the saturation test.
+python -m methods.neural_encoding.scaling reports/omnimouse_scaling/runs.csv reports/omnimouse_scaling/scaling.md
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
 if [ "$mode" != "--from-runs" ]; then

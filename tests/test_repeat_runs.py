@@ -29,7 +29,8 @@ FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW)
 REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_byo.py",
                       "shape_control.recorded": "tests/shape_control/test_byo.py",
                       "dynamic_splatting.recorded": "tests/dynamic_splatting/test_byo.py",
-                      "rl_representations.logged": "tests/rl_representations/test_byo.py"}
+                      "rl_representations.logged": "tests/rl_representations/test_byo.py",
+                      "neural_encoding.recorded": "tests/neural_encoding/test_byo.py"}
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
          "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval",
          "rl_representations": "stable_baselines3"}
