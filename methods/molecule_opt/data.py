@@ -71,18 +71,15 @@ def _delta(delta: float) -> float:
 
 
 def moses_tasks(objective: str = "qed+", delta: float = 0.4, count: int = 50, pool_size: int = 30_000,
-                train_objectives: list[str] | None = None, outputs_path: str | Path | None = None) -> TaskSource:
+                train_objectives: list[str] | None = None) -> TaskSource:
     """Tasks "improve `objective` with similarity >= `delta`" over `count` MOSES-test sources per seed, references
     from the first `pool_size` MOSES-train molecules; the learning methods train on `train_objectives` (default:
-    the test objective; others make it unseen). `outputs_path`: your model's outputs to seed 0's tasks (`byo`)."""
+    the test objective; others make it unseen). To score your own model on them, `export` them as a prompts
+    file and use `prompts_file`."""
     objectives = parse_objectives(objective)
     trained = tuple(parse_objectives(text, "args.train_objectives") for text in train_objectives or [objective])
-    source = TaskSource(objectives, _delta(delta), whole_number(count, "args.count"),
-                        whole_number(pool_size, "args.pool_size"), trained)
-    if outputs_path is None:
-        return source
-    ids = {task.id for task in seed_tasks(source, 0)}
-    return TaskSource(**{**source.__dict__, "recorded": read_outputs(Path(outputs_path), ids)})
+    return TaskSource(objectives, _delta(delta), whole_number(count, "args.count"),
+                      whole_number(pool_size, "args.pool_size"), trained)
 
 
 def prompts_file(path: str | Path, outputs_path: str | Path | None = None, delta: float = 0.4,
