@@ -9,7 +9,8 @@ ELEMENTS = ("C", "N", "O", "F", "Cl", "S")
 
 
 def mutate(smiles: str, rng: np.random.Generator) -> str | None:
-    """One random edit of `smiles`, its canonical SMILES, None when the edit gives no valid molecule."""
+    """One random edit of `smiles`, None when the edit gives no valid molecule. The SMILES keeps the input's atom
+    order (not canonical), so an edit changes the string locally: the policy's pretraining learns edits from it."""
     mol = Chem.MolFromSmiles(smiles)
     if mol is None or mol.GetNumAtoms() < 2:
         return None
@@ -33,5 +34,5 @@ def mutate(smiles: str, rng: np.random.Generator) -> str | None:
         Chem.SanitizeMol(edit)
     except Exception:  # noqa: BLE001 (RDKit raises several sanitisation errors; every one means "not a molecule")
         return None
-    out = Chem.MolToSmiles(edit)
+    out = Chem.MolToSmiles(edit, canonical=False)
     return out if Chem.MolFromSmiles(out) is not None else None

@@ -15,10 +15,15 @@ class MutationParams(MethodParams):
     max_edits: int = Field(2, ge=1, le=8, description="random edits per mutant, drawn from 1 to this")
 
 
+TINY_BASE = {"base_steps": 10, "base_anchors": 64, "train_tasks": 8}  # seconds, for the conformance tests
+
+
 class PolicyParams(MethodParams):
     """What every policy method shares: the base policy, the training tasks, and decoding."""
 
-    base_seed: int = Field(0, ge=0, description="seed of the pretrained base policy (cached per seed)")
+    base_seed: int = Field(0, ge=0, description="seed of the pretrained base policy (cached per recipe)")
+    base_steps: int = Field(1200, ge=1, description="pretraining steps of the base policy")
+    base_anchors: int = Field(4000, ge=32, description="MOSES neighbour pairs the base policy is pretrained on")
     train_tasks: int = Field(192, ge=8, description="training tasks with references (MOSES-train sources)")
     learning_rate: float = Field(5e-4, gt=0)
     temperature: float = Field(0.7, ge=0, description="of the test answers (0: greedy)")
@@ -28,7 +33,7 @@ class PolicyParams(MethodParams):
 class SftParams(PolicyParams):
     """Answer-only SFT on (source, reference) pairs."""
 
-    tiny = {"train_tasks": 8, "sft_steps": 2, "batch_size": 4}
+    tiny = {**TINY_BASE, "sft_steps": 2, "batch_size": 4}
     sft_steps: int = Field(60, ge=1)
     batch_size: int = Field(16, ge=1)
 
@@ -36,7 +41,7 @@ class SftParams(PolicyParams):
 class GrpoParams(PolicyParams):
     """GRPO with the RDKit reward and a k3 KL penalty to the base policy."""
 
-    tiny = {"train_tasks": 8, "rl_steps": 2, "batch_tasks": 2, "group": 2}
+    tiny = {**TINY_BASE, "rl_steps": 2, "batch_tasks": 2, "group": 2}
     rl_steps: int = Field(30, ge=1)
     batch_tasks: int = Field(4, ge=1, description="prompts per update")
     group: int = Field(8, ge=2, description="G: completions sampled per prompt")
@@ -46,7 +51,7 @@ class GrpoParams(PolicyParams):
 class SftGrpoParams(SftParams, GrpoParams):
     """SFT, then GRPO from the SFT policy (the KL anchor stays the base policy)."""
 
-    tiny = {"train_tasks": 8, "sft_steps": 2, "batch_size": 4, "rl_steps": 2, "batch_tasks": 2, "group": 2}
+    tiny = {**TINY_BASE, "sft_steps": 2, "batch_size": 4, "rl_steps": 2, "batch_tasks": 2, "group": 2}
 
 
 class DepoParams(GrpoParams):

@@ -12,7 +12,7 @@ import torch
 
 from harness import Method, RunContext
 from methods.molecule_opt.params import DepoParams, GrpoParams, PolicyParams, SftGrpoParams, SftParams
-from methods.molecule_opt.policy.pretrain import base_policy, load_policy
+from methods.molecule_opt.policy.pretrain import PretrainConfig, base_policy, load_policy
 from methods.molecule_opt.policy.sampling import answer_tasks
 from methods.molecule_opt.policy.trainer import RlSettings, reinforce, sft
 from methods.molecule_opt.scored import task_outcome
@@ -27,7 +27,8 @@ class PolicyMethod(Method):
     def run(self, inputs: OptInputs, ctx: RunContext) -> Answers:
         torch.manual_seed(ctx.seed)
         rng = np.random.default_rng(ctx.seed)
-        base = load_policy(base_policy(seed=self.params.base_seed)).eval()
+        recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors)
+        base = load_policy(base_policy(recipe, self.params.base_seed)).eval()
         model = copy.deepcopy(base)
         tasks = inputs.training_tasks(self.params.train_tasks)
         test = list(inputs.tasks)

@@ -1,7 +1,8 @@
 """The base policy: pretrained from scratch on MOSES neighbour pairs, cached on first use (harness.model_cache).
 
-Each example asks a random objective (one or two) of an anchor molecule and answers with one of its five most
-similar pool molecules, after the plan of edits between the two. The objective tokens are noise here on purpose:
+Each example asks a random objective (one or two) of an anchor molecule and answers, after the plan of edits
+between the two, with one of its five most similar pool molecules or with a random mutant of it (one to three
+RDKit edits written in the anchor's atom order: the base model learns to copy a molecule with local edits). The objective tokens are noise here on purpose:
 the base model learns SMILES, copying with small edits and planning them, but not which edit improves what;
 that is left to SFT and the RL methods (the stand-in for an instruction-tuned LLM that cannot yet optimise).
 """
@@ -19,6 +20,7 @@ import torch
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
 from methods.molecule_opt.chem import bulk_similarity
+from methods.molecule_opt.mutation import mutate
 from methods.molecule_opt.objectives import parse_objectives
 from methods.molecule_opt.policy.model import mean_nll, new_model, sequences
 from methods.molecule_opt.policy.tokens import completion, plan, prompt
@@ -31,14 +33,15 @@ PRETRAIN_OBJECTIVES = ("qed+", "logp+", "mr+", "tpsa-", "plogp+")
 class PretrainConfig:
     """Everything that changes the base weights; its hash names the cache folder."""
 
-    data_version: int = 1
+    data_version: int = 2  # 2: mutant pairs beside the neighbour pairs
     layers: int = 3
     width: int = 96
     heads: int = 4
     pool: int = 12_000  # the first MOSES-train molecules the pairs come from (inside every task pool)
     anchors: int = 4_000
     neighbours: int = 5
-    steps: int = 800
+    mutants: int = 8_000
+    steps: int = 1_200
     batch_size: int = 32
     learning_rate: float = 2e-3
 
@@ -51,12 +54,21 @@ def pretraining_pairs(config: PretrainConfig, rng: np.random.Generator) -> list[
         sims = np.asarray(bulk_similarity(fingerprints[anchor], fingerprints))
         sims[anchor] = -1.0
         near = np.argsort(-sims)[:config.neighbours]
-        target = pool.smiles[int(rng.choice(near))]
-        chosen = rng.choice(PRETRAIN_OBJECTIVES, size=int(rng.integers(1, 3)), replace=False)
-        objectives = parse_objectives(",".join(chosen))
-        source = pool.smiles[anchor]
-        pairs.append((prompt(objectives, source), completion(target, plan(source, target))))
+        source, target = pool.smiles[anchor], pool.smiles[int(rng.choice(near))]
+        pairs.append(_pair(source, target, rng))
+    for anchor in rng.choice(len(fingerprints), size=config.mutants):
+        source = target = pool.smiles[anchor]
+        for _ in range(int(rng.integers(1, 4))):
+            target = mutate(target, rng) or target
+        if target != source:
+            pairs.append(_pair(source, target, rng))
     return pairs
+
+
+def _pair(source: str, target: str, rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    objectives = parse_objectives(",".join(rng.choice(PRETRAIN_OBJECTIVES, size=int(rng.integers(1, 3)),
+                                                      replace=False)))
+    return prompt(objectives, source), completion(target, plan(source, target))
 
 
 def train_base(config: PretrainConfig, seed: int) -> tuple[Any, dict[str, Any]]:
