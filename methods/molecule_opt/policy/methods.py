@@ -27,7 +27,8 @@ class PolicyMethod(Method):
     def run(self, inputs: OptInputs, ctx: RunContext) -> Answers:
         torch.manual_seed(ctx.seed)
         rng = np.random.default_rng(ctx.seed)
-        recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors)
+        recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors,
+                                mutants=2 * self.params.base_anchors)
         base = load_policy(base_policy(recipe, self.params.base_seed)).eval()
         model = copy.deepcopy(base)
         tasks = inputs.training_tasks(self.params.train_tasks)
