@@ -22,7 +22,7 @@ class PolicyParams(MethodParams):
     """What every policy method shares: the base policy, the training tasks, and decoding."""
 
     base_seed: int = Field(0, ge=0, description="seed of the pretrained base policy (cached per recipe)")
-    base_steps: int = Field(1200, ge=1, description="pretraining steps of the base policy")
+    base_steps: int = Field(500, ge=1, description="pretraining steps of the base policy")
     base_anchors: int = Field(4000, ge=32, description="MOSES neighbour pairs the base policy is pretrained on")
     train_tasks: int = Field(192, ge=8, description="training tasks with references (MOSES-train sources)")
     learning_rate: float = Field(5e-4, gt=0)

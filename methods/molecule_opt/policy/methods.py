@@ -25,11 +25,11 @@ class PolicyMethod(Method):
     rl_stage: ClassVar[bool] = False
 
     def run(self, inputs: OptInputs, ctx: RunContext) -> Answers:
-        torch.manual_seed(ctx.seed)
         rng = np.random.default_rng(ctx.seed)
         recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors,
                                 mutants=2 * self.params.base_anchors)
         base = load_policy(base_policy(recipe, self.params.base_seed)).eval()
+        torch.manual_seed(ctx.seed)  # after the base policy, whose training (on first use only) draws from torch
         model = copy.deepcopy(base)
         tasks = inputs.training_tasks(self.params.train_tasks)
         test = list(inputs.tasks)

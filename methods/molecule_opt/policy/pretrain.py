@@ -41,7 +41,7 @@ class PretrainConfig:
     anchors: int = 4_000
     neighbours: int = 5
     mutants: int = 8_000
-    steps: int = 1_200
+    steps: int = 500
     batch_size: int = 32
     learning_rate: float = 2e-3
 
