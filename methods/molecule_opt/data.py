@@ -70,7 +70,7 @@ def _delta(delta: float) -> float:
     return float(delta)
 
 
-def moses_tasks(objective: str = "qed+", delta: float = 0.4, count: int = 50, pool_size: int = 30_000,
+def moses_tasks(objective: str = "qed+", delta: float = 0.4, count: int = 50, pool_size: int = 10_000,
                 train_objectives: list[str] | None = None) -> TaskSource:
     """Tasks "improve `objective` with similarity >= `delta`" over `count` MOSES-test sources per seed, references
     from the first `pool_size` MOSES-train molecules; the learning methods train on `train_objectives` (default:
@@ -83,7 +83,7 @@ def moses_tasks(objective: str = "qed+", delta: float = 0.4, count: int = 50, po
 
 
 def prompts_file(path: str | Path, outputs_path: str | Path | None = None, delta: float = 0.4,
-                 pool_size: int = 30_000) -> TaskSource:
+                 pool_size: int = 10_000) -> TaskSource:
     """Your own tasks (a TOMG-Bench MolOpt / MuMO prompt set as JSONL: id, source, objective[, delta]) and,
     optionally, your model's SMILES outputs to them (JSONL: id, smiles), scored offline."""
     tasks = read_prompts(Path(path), _delta(delta))

@@ -11,7 +11,7 @@ from methods.molecule_opt.objectives import objectives_text
 
 
 def export(objective: str, out: Path, seeds: list[int], count: int = 50, delta: float = 0.4,
-           pool_size: int = 30_000) -> Path:
+           pool_size: int = 10_000) -> Path:
     source = moses_tasks(objective, delta, count, pool_size)
     with out.open("w", encoding="utf-8") as file:
         for seed in seeds:

@@ -24,7 +24,7 @@ class PolicyParams(MethodParams):
     base_seed: int = Field(0, ge=0, description="seed of the pretrained base policy (cached per recipe)")
     base_steps: int = Field(500, ge=1, description="pretraining steps of the base policy")
     base_anchors: int = Field(4000, ge=32, description="MOSES neighbour pairs the base policy is pretrained on")
-    train_tasks: int = Field(192, ge=8, description="training tasks with references (MOSES-train sources)")
+    train_tasks: int = Field(64, ge=8, description="training tasks with references (MOSES-train sources)")
     learning_rate: float = Field(5e-4, gt=0)
     temperature: float = Field(0.7, ge=0, description="of the test answers (0: greedy)")
     curve_every: int = Field(0, ge=0, description="steps between learning-curve points on the test tasks (0: none)")
@@ -34,7 +34,7 @@ class SftParams(PolicyParams):
     """Answer-only SFT on (source, reference) pairs."""
 
     tiny = {**TINY_BASE, "sft_steps": 2, "batch_size": 4}
-    sft_steps: int = Field(60, ge=1)
+    sft_steps: int = Field(40, ge=1)
     batch_size: int = Field(16, ge=1)
 
 
@@ -42,9 +42,9 @@ class GrpoParams(PolicyParams):
     """GRPO with the RDKit reward and a k3 KL penalty to the base policy."""
 
     tiny = {**TINY_BASE, "rl_steps": 2, "batch_tasks": 2, "group": 2}
-    rl_steps: int = Field(30, ge=1)
+    rl_steps: int = Field(20, ge=1)
     batch_tasks: int = Field(4, ge=1, description="prompts per update")
-    group: int = Field(8, ge=2, description="G: completions sampled per prompt")
+    group: int = Field(4, ge=2, description="G: completions sampled per prompt")
     beta: float = Field(0.04, ge=0, description="weight of the KL penalty to the base policy [inferred: TRL's default]")
 
 

@@ -37,7 +37,7 @@ class PretrainConfig:
     layers: int = 3
     width: int = 96
     heads: int = 4
-    pool: int = 12_000  # the first MOSES-train molecules the pairs come from (inside every task pool)
+    pool: int = 12_000  # the first MOSES-train molecules the pairs come from (never a test source)
     anchors: int = 4_000
     neighbours: int = 5
     mutants: int = 8_000
