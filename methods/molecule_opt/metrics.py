@@ -34,13 +34,13 @@ def mean_gain(run: ScoredAnswers) -> float:
     return float(run.gain[run.success].mean()) if run.success.any() else 0.0
 
 
-SUCCESS_RATE = Metric("success_rate", success_rate, higher_is_better=True, unit="%", deterministic=True,
+SUCCESS_RATE = Metric("success_rate", success_rate, higher_is_better=True, unit="%",
                       description="valid, every objective improved, similarity >= delta")
-SIMILARITY = Metric("similarity", similarity, higher_is_better=True, deterministic=True,
+SIMILARITY = Metric("similarity", similarity, higher_is_better=True,
                     description="mean Morgan Tanimoto similarity of the valid answers to their sources")
-SR_X_SIM = Metric("sr_x_sim", sr_x_sim, higher_is_better=True, deterministic=True,
+SR_X_SIM = Metric("sr_x_sim", sr_x_sim, higher_is_better=True,
                   description="success rate (%) x similarity")
-VALIDITY = Metric("validity", validity, higher_is_better=True, unit="%", deterministic=True,
+VALIDITY = Metric("validity", validity, higher_is_better=True, unit="%",
                   description="per cent of answers RDKit parses")
-MEAN_GAIN = Metric("mean_gain", mean_gain, higher_is_better=True, deterministic=True,
+MEAN_GAIN = Metric("mean_gain", mean_gain, higher_is_better=True,
                    description="mean property change in the requested direction over successful answers")
