@@ -5,7 +5,8 @@ import pytest
 from rdkit import Chem
 from rdkit.Chem import QED, Crippen
 
-from methods.molecule_opt.chem import bulk_similarity, canonical, penalised_logp, profile, ring_penalty, sascorer, similarity
+from methods.molecule_opt.chem import (bulk_similarity, canonical, penalised_logp, profile, ring_penalty, sascorer,
+                                       similarity)
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 

@@ -2,9 +2,10 @@
 
 Each example asks a random objective (one or two) of an anchor molecule and answers, after the plan of edits
 between the two, with one of its five most similar pool molecules or with a random mutant of it (one to three
-RDKit edits written in the anchor's atom order: the base model learns to copy a molecule with local edits). The objective tokens are noise here on purpose:
-the base model learns SMILES, copying with small edits and planning them, but not which edit improves what;
-that is left to SFT and the RL methods (the stand-in for an instruction-tuned LLM that cannot yet optimise).
+RDKit edits written in the anchor's atom order: the base model learns to copy a molecule with local edits). The
+objective tokens are noise here on purpose: the base model learns SMILES, copying with small edits and planning
+them, but not which edit improves what; that is left to SFT and the RL methods (the stand-in for an
+instruction-tuned LLM that cannot yet optimise).
 """
 from __future__ import annotations
 
