@@ -54,10 +54,14 @@ class MoleculeOptimisation(Task):
                         truth={t.id: t for t in tasks})
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Four QED tasks with references from a 3,000-molecule pool."""
+        """Four QED tasks with references from a 3,000-molecule pool, each source recorded as its own answer for
+        the `recorded` method."""
+        from methods.molecule_opt.byo import RecordedOutputs
         from methods.molecule_opt.data import moses_tasks
 
-        return self.instance(moses_tasks("qed+", delta=0.3, count=4, pool_size=3000), {}, seed)
+        source = moses_tasks("qed+", delta=0.3, count=4, pool_size=3000)
+        copies = RecordedOutputs("tiny", {t.id: t.source for t in seed_tasks(source, seed)})
+        return self.instance(replace(source, recorded=copies), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         truth: dict[str, OptTask] = instance.truth
