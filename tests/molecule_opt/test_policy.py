@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from methods.molecule_opt.objectives import parse_objectives
 from methods.molecule_opt.policy.model import mean_nll, new_model, sequences, token_logprobs
-from methods.molecule_opt.policy.tokens import ANS, EOS, INDEX, THINK, completion, plan, prompt, split_completion
+from methods.molecule_opt.policy.tokens import (ANS, COPY, EOS, INDEX, SKIP, THINK, apply_script, completion, plan,
+                                               prompt, script, split_completion)
 from methods.molecule_opt.policy.trainer import _advantages, _demo_loss
 from methods.molecule_opt.objectives import OptTask
 
@@ -16,9 +18,19 @@ ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 def test_a_completion_reads_back_as_its_plan_and_answer():
     steps = plan(ASPIRIN, "CC(=O)Oc1ccccc1C(=O)N")
     assert sorted(steps) == ["+N", "-O"]
-    tokens = completion(METHYL_ESTER, steps)
-    assert split_completion(tokens) == (tokens[:2], METHYL_ESTER)
-    assert split_completion([INDEX["+C"], INDEX["C"]]) == ([INDEX["+C"], INDEX["C"]], "")  # no <ans>: no answer
+    tokens = completion(ASPIRIN, METHYL_ESTER, steps)
+    assert split_completion(ASPIRIN, tokens) == (tokens[:2], METHYL_ESTER)
+    assert split_completion(ASPIRIN, [INDEX["+C"], INDEX["C"]]) == ([INDEX["+C"], INDEX["C"]], "")  # no <ans>
+    assert split_completion(ASPIRIN, [INDEX[ANS], INDEX[COPY]]) == ([], "")  # cut before <eos>: no answer
+    assert split_completion(ASPIRIN, [INDEX[ANS], INDEX[EOS]]) == ([], ASPIRIN)  # <eos> copies the rest
+
+
+@pytest.mark.parametrize("answer", [METHYL_ESTER, ASPIRIN, "c1ccccc1", "CC(=O)Nc1ccccc1C(=O)O", "C"])
+def test_every_answer_has_an_edit_script_over_the_source(answer):
+    steps = script(ASPIRIN, answer)
+    assert apply_script(ASPIRIN, steps) == answer and (not steps or steps[-1] != COPY)
+    assert script(ASPIRIN, METHYL_ESTER) == [COPY] * 21 + ["C"]
+    assert apply_script("CO", [SKIP, SKIP, SKIP, COPY, "N"]) == "N"  # past the end nothing is copied
     head = prompt(parse_objectives("qed+,logp+"), ASPIRIN)
     assert head[1:3] == [INDEX["<qed+>"], INDEX["<logp+>"]] and head[-1] == INDEX[THINK]
 
@@ -40,7 +52,7 @@ def test_the_demonstration_term_is_the_reference_answers_nll_after_the_policys_o
     task = OptTask("t", ASPIRIN, parse_objectives("logp+"), 0.4, METHYL_ESTER)
     head = prompt(task.objectives, task.source)
     drawn = [[INDEX["+C"], INDEX["-O"], INDEX[ANS], INDEX["C"], INDEX[EOS]]]  # the policy's own plan, another answer
-    expected = mean_nll(model, sequences([(head, completion(METHYL_ESTER, ["+C", "-O"]))], score_from=[3]))
+    demo = completion(ASPIRIN, METHYL_ESTER, ["+C", "-O"])
+    expected = mean_nll(model, sequences([(head, demo)], score_from=[3]))
     assert torch.isclose(_demo_loss(model, [task], [head], drawn), expected)
-    full = token_logprobs(model, sequences([(head, completion(METHYL_ESTER, ["+C", "-O"]))]))
-    assert full.shape[1] == len(head) + len(completion(METHYL_ESTER, ["+C", "-O"])) - 1
+    assert token_logprobs(model, sequences([(head, demo)])).shape[1] == len(head) + len(demo) - 1

@@ -9,7 +9,7 @@ import torch
 
 from methods.molecule_opt.policy.tokens import BOS, EOS, INDEX, PAD, VOCAB
 
-MAX_LENGTH = 128  # prompt (<= 54 tokens for MOSES molecules) plus completion (<= 58)
+MAX_LENGTH = 160  # prompt (<= 54 tokens for MOSES molecules) plus plan and script (longer ones are cut)
 
 
 @dataclass(frozen=True)

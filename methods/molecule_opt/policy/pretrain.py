@@ -34,7 +34,7 @@ PRETRAIN_OBJECTIVES = ("qed+", "logp+", "mr+", "tpsa-", "plogp+")
 class PretrainConfig:
     """Everything that changes the base weights; its hash names the cache folder."""
 
-    data_version: int = 2  # 2: mutant pairs beside the neighbour pairs
+    data_version: int = 3  # 2: mutant pairs beside the neighbour pairs; 3: answers as edit scripts
     layers: int = 3
     width: int = 96
     heads: int = 4
@@ -69,7 +69,7 @@ def pretraining_pairs(config: PretrainConfig, rng: np.random.Generator) -> list[
 def _pair(source: str, target: str, rng: np.random.Generator) -> tuple[list[int], list[int]]:
     objectives = parse_objectives(",".join(rng.choice(PRETRAIN_OBJECTIVES, size=int(rng.integers(1, 3)),
                                                       replace=False)))
-    return prompt(objectives, source), completion(target, plan(source, target))
+    return prompt(objectives, source), completion(source, target, plan(source, target))
 
 
 def train_base(config: PretrainConfig, seed: int) -> tuple[Any, dict[str, Any]]:

@@ -9,7 +9,7 @@ from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.policy.model import MAX_LENGTH
 from methods.molecule_opt.policy.tokens import EOS, INDEX, PAD, prompt, split_completion
 
-MAX_NEW_TOKENS = 64
+MAX_NEW_TOKENS = 96
 
 
 @torch.no_grad()
@@ -42,6 +42,6 @@ def answer_tasks(model: Any, tasks: list[OptTask], temperature: float, chunk: in
     for start in range(0, len(tasks), chunk):
         part = tasks[start:start + chunk]
         for task, completion in zip(part, sample(model, [task_prompt(t) for t in part], temperature), strict=True):
-            plan, answers[task.id] = split_completion(completion)
+            plan, answers[task.id] = split_completion(task.source, completion)
             plan_lengths.append(len(plan))
     return answers, plan_lengths

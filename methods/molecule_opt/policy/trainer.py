@@ -1,12 +1,12 @@
 """The training objectives on the run's training tasks, from the pretrained base policy.
 
-- SFT (answer-only): NLL of `<ans> y_ref <eos>` right after the prompt: no plan, as the paper's baseline.
+- SFT (answer-only): NLL of `<ans> script(y_ref) <eos>` right after the prompt: no plan, as the paper's baseline.
 - GRPO: G completions per prompt, rewards `reward.reward`, advantages (r - mean_G) / (std_G + 1e-4), one policy
   update per batch (so the clipped ratio is 1 and the clip inactive), plus the k3 KL estimate to the base model
   weighted by beta; token losses averaged per completion, then over the batch.
 - DePO: GRPO plus, for every sampled completion, the NLL of the reference answer after the completion's own plan
-  (`prefix <ans> y_ref <eos>`, only the answer tokens scored), weighted `demo_weight` (1 in the spec: L = L_GRPO +
-  L_demo). The plan tokens are the miniature's reasoning (`tokens`).
+  (`prefix <ans> script(y_ref) <eos>`, only the answer tokens scored), weighted `demo_weight` (1 in the spec:
+  L = L_GRPO + L_demo). The plan tokens are the miniature's reasoning (`tokens`).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import torch
 from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.policy.model import mean_nll, sequences, token_logprobs
 from methods.molecule_opt.policy.sampling import sample, task_prompt
-from methods.molecule_opt.policy.tokens import (ANS, EOS, INDEX, PLAN_LIMIT, completion, ids, smiles_tokens,
+from methods.molecule_opt.policy.tokens import (ANS, EOS, INDEX, PLAN_LIMIT, completion, ids, script,
                                                split_completion)
 from methods.molecule_opt.reward import reward
 
@@ -43,7 +43,8 @@ def sft(model: Any, tasks: list[OptTask], steps: int, batch_size: int, learning_
     model.train()
     for step in range(1, steps + 1):
         chosen = [tasks[i] for i in rng.choice(len(tasks), size=batch_size)]
-        loss = mean_nll(model, sequences([(task_prompt(t), completion(str(t.reference), [])) for t in chosen]))
+        pairs = [(task_prompt(t), completion(t.source, str(t.reference), [])) for t in chosen]
+        loss = mean_nll(model, sequences(pairs))
         _update(optimiser, model, loss)
         hook(step)
     model.eval()
@@ -60,7 +61,7 @@ def reinforce(model: Any, base: Any, tasks: list[OptTask], settings: RlSettings,
         prompts = [task_prompt(t) for t in group]
         model.eval()
         drawn = sample(model, prompts, settings.temperature)
-        rewards = np.array([reward(t, split_completion(c)[1]) for t, c in zip(group, drawn, strict=True)])
+        rewards = np.array([reward(t, split_completion(t.source, c)[1]) for t, c in zip(group, drawn, strict=True)])
         rewards_seen.append(float(rewards.mean()))
         model.train()
         loss = _grpo_loss(model, base, prompts, drawn, _advantages(rewards, settings.group), settings.beta)
@@ -96,8 +97,8 @@ def _demo_loss(model: Any, group: list[OptTask], prompts: list[list[int]], drawn
     """NLL of each task's reference answer after the policy's own plan from each sampled completion."""
     pairs, starts = [], []
     for task, prompt, tokens in zip(group, prompts, drawn, strict=True):
-        prefix = [t for t in split_completion(tokens)[0] if t != INDEX[EOS]][:PLAN_LIMIT]  # a plan, not a run-on
-        pairs.append((prompt, [*prefix, *ids([ANS, *smiles_tokens(str(task.reference)), EOS])]))
+        prefix = [t for t in split_completion(task.source, tokens)[0] if t != INDEX[EOS]][:PLAN_LIMIT]  # not a run-on
+        pairs.append((prompt, [*prefix, *ids([ANS, *script(task.source, str(task.reference)), EOS])]))
         starts.append(len(prefix) + 1)
     return mean_nll(model, sequences(pairs, starts))
 
