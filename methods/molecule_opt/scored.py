@@ -2,6 +2,7 @@
 objective, and success (valid, every objective improved, similarity >= delta). The metrics are means of these."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -38,8 +39,8 @@ def scored_answers(truth: Mapping[str, OptTask], predictions: pd.DataFrame) -> S
     answers = dict(zip(predictions["task"], predictions["smiles"], strict=True))
     tasks = list(truth.values())
     props = {o.prop for t in tasks for o in t.objectives}
-    valid_answers = [p.smiles for a in answers.values() if (p := profile(a)) is not None]
-    prefetch([*valid_answers, *(t.source for t in tasks)], props)
+    answered = (p.smiles for a in answers.values() if (p := profile(a)) is not None)  # read only for ADMET-AI
+    prefetch(itertools.chain(answered, (t.source for t in tasks)), props)
     outcomes = [task_outcome(t, answers.get(t.id, "")) for t in tasks]
     valid, sim, success, gain = (np.array(column) for column in zip(*outcomes, strict=True))
     return ScoredAnswers(valid.astype(bool), sim.astype(float), success.astype(bool), gain.astype(float),
