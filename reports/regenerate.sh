@@ -27,7 +27,8 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     math_eval math_stat math_grace defer_topk_ci defer_topk defer_topk_ablation \
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
-    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling; do
+    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling \
+    molopt_ci molopt_tomg; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -45,6 +46,8 @@ python -m methods.visual_reasoning.best_of_n reports/visual_puzzles/table.csv re
 # USplat4D's T-US-2 layout (a table per scene kind), from the cells just reported.
 python -m methods.dynamic_splatting.tables reports/usplat4d_views/table.csv reports/usplat4d_views/tables.md
 python -m methods.dynamic_splatting.tables reports/usplat4d_ablation/table.csv reports/usplat4d_ablation/tables.md
+# DePO's T-DePO-1 layout (SR, Sim, SR x Sim per property; DePO's relative gains), from the cells just reported.
+python -m methods.molecule_opt.tables reports/molopt_tomg/table.csv reports/molopt_tomg/tables.md
 # lm-eval's own results layout (task, version, filter, n-shot, metric, value, stderr), from the runs just reported.
 python -m methods.lm_eval_tasks.lm_eval_table reports/lm_eval_tiny/runs.csv reports/lm_eval_tiny/lm_eval.md
 # SEM's runtime cost as per-seed ratios to the vanilla agent with 95 % intervals, from the runs just reported.

@@ -1,0 +1,1 @@
+"""The non-learning references and the recorded-outputs replay: one module per method."""

@@ -1,0 +1,85 @@
+"""The four policy methods of T-DePO-1: SFT, GRPO, SFT + GRPO and DePO, each from the same cached base policy
+trained on the run's training tasks, then answering every test task with one sampled completion. With
+`curve_every` they record validity, success rate, similarity and plan length on the test tasks as training goes
+(T-DePO-3); the curves never feed back into training."""
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from harness import Method, RunContext
+from methods.molecule_opt.params import DepoParams, GrpoParams, PolicyParams, SftGrpoParams, SftParams
+from methods.molecule_opt.policy.pretrain import PretrainConfig, base_policy, load_policy
+from methods.molecule_opt.policy.sampling import answer_tasks
+from methods.molecule_opt.policy.trainer import RlSettings, reinforce, sft
+from methods.molecule_opt.scored import task_outcome
+from methods.molecule_opt.task import Answers, OptInputs
+
+
+class PolicyMethod(Method):
+    params_model: ClassVar[type[PolicyParams]] = PolicyParams
+    sft_stage: ClassVar[bool] = False
+    rl_stage: ClassVar[bool] = False
+
+    def run(self, inputs: OptInputs, ctx: RunContext) -> Answers:
+        rng = np.random.default_rng(ctx.seed)
+        recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors,
+                                mutants=2 * self.params.base_anchors)
+        base = load_policy(base_policy(recipe, self.params.base_seed)).eval()
+        torch.manual_seed(ctx.seed)  # after the base policy, whose training (on first use only) draws from torch
+        model = copy.deepcopy(base)
+        tasks = inputs.training_tasks(self.params.train_tasks)
+        test = list(inputs.tasks)
+
+        def hook(step: int) -> None:
+            if self.params.curve_every and step % self.params.curve_every == 0:
+                _curve_point(model, test, self.params.temperature, step, ctx)
+
+        hook(0)
+        sft_steps = 0
+        if self.sft_stage:
+            p: Any = self.params
+            sft(model, tasks, p.sft_steps, p.batch_size, p.learning_rate, rng, hook)
+            sft_steps = p.sft_steps
+        if self.rl_stage:
+            p = self.params
+            settings = RlSettings(p.rl_steps, p.batch_tasks, p.group, p.beta, getattr(p, "demo_weight", 0.0))
+            rewards = reinforce(model, base, tasks, settings, p.learning_rate, rng, hook, sft_steps)
+            ctx.record("final_train_reward", float(np.mean(rewards[-5:])), higher_is_better=True)
+        answers, plans = answer_tasks(model, test, self.params.temperature)
+        ctx.record("plan_length", float(np.mean(plans)), "tokens")
+        return answers
+
+
+def _curve_point(model: Any, tasks: list[Any], temperature: float, step: int, ctx: RunContext) -> None:
+    answers, plans = answer_tasks(model, tasks, temperature)
+    outcomes = [task_outcome(t, answers[t.id]) for t in tasks]
+    valid = [o[0] for o in outcomes]
+    sims = [o[1] for o in outcomes if o[0]]
+    ctx.record_point("validity", step, 100.0 * float(np.mean(valid)), "%", True)
+    ctx.record_point("success_rate", step, 100.0 * float(np.mean([o[2] for o in outcomes])), "%", True)
+    ctx.record_point("similarity", step, float(np.mean(sims)) if sims else 0.0, "", True)
+    ctx.record_point("plan_length", step, float(np.mean(plans)), "tokens", None)
+
+
+class Sft(PolicyMethod):
+    params_model = SftParams
+    sft_stage = True
+
+
+class Grpo(PolicyMethod):
+    params_model = GrpoParams
+    rl_stage = True
+
+
+class SftGrpo(PolicyMethod):
+    params_model = SftGrpoParams
+    sft_stage = rl_stage = True
+
+
+class Depo(PolicyMethod):
+    params_model = DepoParams
+    rl_stage = True

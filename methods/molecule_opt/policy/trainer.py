@@ -1,0 +1,110 @@
+"""The training objectives on the run's training tasks, from the pretrained base policy.
+
+- SFT (answer-only): NLL of `<ans> script(y_ref) <eos>` right after the prompt: no plan, as the paper's baseline.
+- GRPO: G completions per prompt, rewards `reward.reward`, advantages (r - mean_G) / (std_G + 1e-4), one policy
+  update per batch (so the clipped ratio is 1 and the clip inactive), plus the k3 KL estimate to the base model
+  weighted by beta; token losses averaged per completion, then over the batch.
+- DePO: GRPO plus, for every sampled completion, the NLL of the reference answer after the completion's own plan
+  (`prefix <ans> script(y_ref) <eos>`, only the answer tokens scored), weighted `demo_weight` (1 in the spec:
+  L = L_GRPO + L_demo). The plan tokens are the miniature's reasoning (`tokens`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from methods.molecule_opt.objectives import OptTask
+from methods.molecule_opt.policy.model import mean_nll, sequences, token_logprobs
+from methods.molecule_opt.policy.sampling import sample, task_prompt
+from methods.molecule_opt.policy.tokens import (ANS, EOS, INDEX, PLAN_LIMIT, completion, ids, script,
+                                               split_completion)
+from methods.molecule_opt.reward import reward
+
+Hook = Callable[[int], None]  # called with the step count after every step (for learning curves)
+
+
+@dataclass(frozen=True)
+class RlSettings:
+    steps: int
+    batch_tasks: int
+    group: int
+    beta: float
+    demo_weight: float  # 0: GRPO; > 0: DePO
+    temperature: float = 1.0
+
+
+def sft(model: Any, tasks: list[OptTask], steps: int, batch_size: int, learning_rate: float,
+        rng: np.random.Generator, hook: Hook) -> None:
+    optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate)
+    model.train()
+    for step in range(1, steps + 1):
+        chosen = [tasks[i] for i in rng.choice(len(tasks), size=batch_size)]
+        pairs = [(task_prompt(t), completion(t.source, str(t.reference), [])) for t in chosen]
+        loss = mean_nll(model, sequences(pairs))
+        _update(optimiser, model, loss)
+        hook(step)
+    model.eval()
+
+
+def reinforce(model: Any, base: Any, tasks: list[OptTask], settings: RlSettings, learning_rate: float,
+              rng: np.random.Generator, hook: Hook, step_offset: int = 0) -> list[float]:
+    """GRPO (or DePO when `settings.demo_weight` > 0); returns the mean reward of every step's samples."""
+    optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate)
+    rewards_seen = []
+    for step in range(1, settings.steps + 1):
+        chosen = [tasks[i] for i in rng.choice(len(tasks), size=settings.batch_tasks, replace=False)]
+        group = [t for t in chosen for _ in range(settings.group)]
+        prompts = [task_prompt(t) for t in group]
+        model.eval()
+        drawn = sample(model, prompts, settings.temperature)
+        rewards = np.array([reward(t, split_completion(t.source, c)[1]) for t, c in zip(group, drawn, strict=True)])
+        rewards_seen.append(float(rewards.mean()))
+        model.train()
+        loss = _grpo_loss(model, base, prompts, drawn, _advantages(rewards, settings.group), settings.beta)
+        if settings.demo_weight > 0:
+            loss = loss + settings.demo_weight * _demo_loss(model, group, prompts, drawn)
+        _update(optimiser, model, loss)
+        hook(step_offset + step)
+    model.eval()
+    return rewards_seen
+
+
+def _advantages(rewards: np.ndarray, group: int) -> torch.Tensor:
+    grouped = rewards.reshape(-1, group)
+    normalised = (grouped - grouped.mean(axis=1, keepdims=True)) / (grouped.std(axis=1, keepdims=True) + 1e-4)
+    return torch.tensor(normalised.reshape(-1), dtype=torch.float32)
+
+
+def _grpo_loss(model: Any, base: Any, prompts: list[list[int]], drawn: list[list[int]], advantages: torch.Tensor,
+               beta: float) -> torch.Tensor:
+    batch = sequences(list(zip(prompts, drawn, strict=True)))
+    weights = batch.scored[:, 1:]
+    logp = token_logprobs(model, batch)
+    with torch.no_grad():
+        base_logp = token_logprobs(base, batch)
+    ratio = torch.exp(logp - logp.detach())  # 1 in value: one update per batch (TRL's num_iterations = 1)
+    gap = base_logp - logp
+    per_token = -advantages[:, None] * ratio + beta * (torch.exp(gap) - gap - 1.0)
+    per_completion = (per_token * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1.0)
+    return per_completion.mean()
+
+
+def _demo_loss(model: Any, group: list[OptTask], prompts: list[list[int]], drawn: list[list[int]]) -> torch.Tensor:
+    """NLL of each task's reference answer after the policy's own plan from each sampled completion."""
+    pairs, starts = [], []
+    for task, prompt, tokens in zip(group, prompts, drawn, strict=True):
+        prefix = [t for t in split_completion(task.source, tokens)[0] if t != INDEX[EOS]][:PLAN_LIMIT]  # not a run-on
+        pairs.append((prompt, [*prefix, *ids([ANS, *script(task.source, str(task.reference)), EOS])]))
+        starts.append(len(prefix) + 1)
+    return mean_nll(model, sequences(pairs, starts))
+
+
+def _update(optimiser: torch.optim.Optimizer, model: Any, loss: torch.Tensor) -> None:
+    optimiser.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimiser.step()

@@ -1,0 +1,52 @@
+"""T-DePO-1's layout from a report's `table.csv`: a row per method, per property (dataset) the columns SR, Sim
+and SR x Sim, plus each policy's relative SR x Sim gain of DePO over it (the abstract's "up to 13 %" is such a
+gain). The harness's own report has one table per metric.
+
+    python -m methods.molecule_opt.tables reports/molopt_tomg/table.csv reports/molopt_tomg/tables.md
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+COLUMNS = (("success_rate", "SR (%)", 1), ("similarity", "Sim", 3), ("sr_x_sim", "SR×Sim", 1))
+
+
+def _cell(row: pd.Series, digits: int) -> str:
+    half = (row["ci_high"] - row["ci_low"]) / 2
+    return f"{row['mean']:.{digits}f} ± {half:.{digits}f}" if pd.notna(half) else f"{row['mean']:.{digits}f}"
+
+
+def layout(cells: pd.DataFrame, title: str) -> str:
+    measured = cells[cells["source"] == "measured"]
+    methods = list(dict.fromkeys(measured["method"]))
+    datasets = list(dict.fromkeys(measured["dataset"]))
+    lines = [f"# {title}", "", "Mean ± 95% CI half-width over seeds (Student t), from the report's table.csv.", ""]
+    header = [f"{d} {label}" for d in datasets for _, label, _ in COLUMNS]
+    lines += ["| method | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
+    mean = measured.set_index(["method", "dataset", "metric"])
+    for method in methods:
+        row = [_cell(mean.loc[(method, d, metric)], digits) if (method, d, metric) in mean.index else "—"
+               for d in datasets for metric, _, digits in COLUMNS]
+        lines.append(f"| {method} | " + " | ".join(row) + " |")
+    if "depo" in methods:
+        lines += ["", "DePO's relative SR×Sim gain over each policy (mean of DePO / mean of the other − 1):", "",
+                  "| over | " + " | ".join(datasets) + " |", "|---|" + "---:|" * len(datasets)]
+        for other in (m for m in ("sft", "grpo", "sft_grpo") if m in methods):
+            gains = []
+            for d in datasets:
+                ours, theirs = mean.loc[("depo", d, "sr_x_sim"), "mean"], mean.loc[(other, d, "sr_x_sim"), "mean"]
+                gains.append(f"{100 * (ours / theirs - 1):+.0f} %" if theirs > 0 else "—")
+            lines.append(f"| {other} | " + " | ".join(gains) + " |")
+    return "\n".join(lines + [""])
+
+
+def main(argv: list[str]) -> None:
+    cells = pd.read_csv(argv[0])
+    Path(argv[1]).write_text(layout(cells, argv[2] if len(argv) > 2 else "T-DePO-1 layout"), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,43 @@
+"""Generated tasks: MOSES-test sources whose references satisfy the constraint; a missing molsets is a clear error."""
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from harness import DataError
+from methods.molecule_opt.data import moses_tasks, seed_tasks
+from methods.molecule_opt.moses import moses_file
+from methods.molecule_opt.scored import task_outcome
+from methods.molecule_opt.task import MoleculeOptimisation
+
+
+def test_every_generated_task_is_solved_by_its_reference_and_seeds_draw_new_sources():
+    source = moses_tasks("qed+,logp+", delta=0.35, count=5, pool_size=3000)
+    first, second = seed_tasks(source, 0), seed_tasks(source, 1)
+    assert len(first) == 5 and {t.source for t in first}.isdisjoint(t.source for t in second)
+    for task in first:
+        valid, sim, success, _ = task_outcome(task, str(task.reference))
+        assert valid and success and 0.35 <= sim < 1.0
+
+
+def test_the_instance_hides_references_and_training_tasks_come_from_moses_train():
+    instance = MoleculeOptimisation().instance(moses_tasks("qed+", 0.3, 3, pool_size=3000), {}, 0)
+    assert all(t.reference is None for t in instance.inputs.tasks)
+    training = instance.inputs.training_tasks(4)
+    assert all(t.reference is not None for t in training)
+    assert {t.source for t in training}.isdisjoint(t.source for t in instance.truth.values())
+
+
+def test_without_molsets_the_error_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(DataError, match="pip install --no-deps molsets"):
+        moses_file("train")
+
+
+@pytest.mark.parametrize(("args", "field"), [({"delta": 1.5}, "args.delta"), ({"objective": "qed"}, "args.objective"),
+                                             ({"count": 0}, "args.count")])
+def test_bad_loader_arguments_name_their_field(args, field):
+    with pytest.raises(DataError) as error:
+        moses_tasks(**args)
+    assert error.value.field == field
