@@ -59,3 +59,19 @@ class OfflineParams(AlignmentParams):
 
 class SemiOnlineParams(AlignmentParams):
     margin: float = Field(0.0, ge=0)
+
+
+class HPAlignmentParams(MethodParams):
+    """The HP toy's alignment loop (methods.protein_design.hp_methods): objective weights on the log fold
+    probability and the polar fraction, semi-online or offline, flexible margin scale."""
+
+    tiny = {"rounds": 2, "samples": 8}
+    w_designability: float = Field(1.0, ge=0)
+    w_developability: float = Field(0.3, ge=0)
+    online: bool = True
+    margin: float = Field(1.0, ge=0)
+    beta: float = Field(1.0, gt=0)
+    rounds: int = Field(40, ge=1)
+    samples: int = Field(32, ge=2)
+    epochs: int = Field(1, ge=1)
+    lr: float = Field(0.1, gt=0)
