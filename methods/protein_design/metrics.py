@@ -69,4 +69,10 @@ AROMATICITY = Metric("aromaticity", _mean(_protparam("aromaticity")), False)
 CHARGE = Metric("charge", _mean(_protparam("charge")), True, description="net charge at pH 7 (descriptive)")
 HYPERVOLUME = Metric("hypervolume", _mean(backbone_hypervolume), True)
 WIN_RATE = Metric("win_rate", _mean(backbone_win_rate), True, unit="%")
+SC_TM = Metric("sc_tm", _mean(lambda b: float(np.nanmean(b.self_consistency[:, 0]))
+                              if np.isfinite(b.self_consistency[:, 0]).any() else float("nan")), True,
+               description="TM-score of your predicted structures against the backbone (tmtools)")
+SC_RMSD = Metric("sc_rmsd", _mean(lambda b: float(np.nanmean(b.self_consistency[:, 1]))
+                                  if np.isfinite(b.self_consistency[:, 1]).any() else float("nan")), False,
+                 unit="A", description="CA RMSD of your predicted structures after TM-align (tmtools)")
 KL_REFERENCE = Metric("kl_reference", _mean(lambda b: b.kl), False, unit="nats/res")

@@ -3,6 +3,7 @@ family reads the resulting `ScoredDesigns`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,11 +11,12 @@ import pandas as pd
 from harness import DataError
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import AMINO_ACIDS
+from methods.protein_design.byo import self_consistency
 from methods.protein_design.objectives import (PROTPARAM, ObjectiveScores, mean_log_likelihood, protparam,
                                                score_objectives)
 from methods.protein_design.problem import DesignTruth
 
-COLUMNS = ("backbone", "design", "sequence", "policy_logp")
+COLUMNS = ("backbone", "design", "sequence", "policy_logp", "predicted_structure")
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class BackboneDesigns:
     reference: ObjectiveScores
     protparam: dict[str, np.ndarray]
     kl: float  # mean over designs of policy_logp - reference logp (per residue); NaN without policy_logp
+    self_consistency: np.ndarray  # (designs, 2) scTM and RMSD of the predicted structures; NaN where none
 
 
 @dataclass(frozen=True)
@@ -54,8 +57,12 @@ def scored_designs(truth: DesignTruth, predictions: pd.DataFrame) -> ScoredDesig
             ref = mean_log_likelihood(reference_model, backbone, sequences, truth.order_seed)
             kl = float(np.mean(rows["policy_logp"].to_numpy(dtype=np.float64) - ref))
         figures = [protparam(s) for s in sequences]
+        paths = rows["predicted_structure"].fillna("").astype(str) if "predicted_structure" in rows else [""] * len(rows)
+        consistency = np.array([self_consistency(backbone, Path(p)) if p else (np.nan, np.nan) for p in paths],
+                               dtype=np.float64).reshape(-1, 2)
         scored.append(BackboneDesigns(backbone.name, sequences, backbone.native,
                                       score_objectives(backbone, sequences, truth.order_seed),
                                       truth.reference[backbone.name],
-                                      {k: np.array([f[k] for f in figures]) for k in PROTPARAM}, kl))
+                                      {k: np.array([f[k] for f in figures]) for k in PROTPARAM}, kl,
+                                      consistency))
     return ScoredDesigns(tuple(scored))

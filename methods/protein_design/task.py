@@ -19,6 +19,7 @@ import pandas as pd
 from harness import DataError, Instance, Metric, Task
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import Backbone, decode
+from methods.protein_design.byo import RecordedDesign
 from methods.protein_design.objectives import score_objectives
 from methods.protein_design.problem import DesignInputs, Designs, DesignTruth, hidden
 from methods.protein_design.scored import scored_designs
@@ -30,6 +31,7 @@ REFERENCE_TEMPERATURE = 0.1
 class BackboneSet:
     name: str
     backbones: tuple[Backbone, ...]
+    recorded: dict[str, tuple[RecordedDesign, ...]] | None = None  # your designs by backbone (byo)
 
 
 def split_spec(split: Mapping[str, Any]) -> tuple[int, int]:
@@ -64,7 +66,8 @@ class InverseFolding(Task):
             tokens = mpnn.sample(reference_model, mpnn.features(backbone), designs, REFERENCE_TEMPERATURE,
                                  seed * 1000 + k + 500)
             reference[backbone.name] = score_objectives(backbone, [decode(t) for t in tokens], seed)
-        inputs = DesignInputs(train, tuple(hidden(b) for b in test), designs, seed)
+        recorded = None if data.recorded is None else {b.name: data.recorded.get(b.name, ()) for b in test}
+        inputs = DesignInputs(train, tuple(hidden(b) for b in test), designs, seed, recorded)
         return Instance(inputs, DesignTruth(test, reference, seed))
 
     def tiny_instance(self, seed: int) -> Instance:
@@ -84,8 +87,10 @@ class InverseFolding(Task):
             if len(sequences) != inputs.designs:
                 raise ValueError(f"backbone {backbone.name}: {inputs.designs} designs expected, got {len(sequences)}")
             logp = None if output.policy_logp is None else output.policy_logp[backbone.name]
+            predicted = (output.predicted or {}).get(backbone.name) or [""] * len(sequences)
             rows += [{"backbone": backbone.name, "design": i, "sequence": s,
-                      "policy_logp": float("nan") if logp is None else float(logp[i])}
+                      "policy_logp": float("nan") if logp is None else float(logp[i]),
+                      "predicted_structure": predicted[i]}
                      for i, s in enumerate(sequences)]
         return pd.DataFrame(rows)
 
