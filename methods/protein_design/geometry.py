@@ -45,12 +45,13 @@ def chain_from_torsions(phi_psi: np.ndarray, omega: float = 180.0) -> np.ndarray
 
 
 def centred_on_axis(atoms: np.ndarray) -> np.ndarray:
-    """The chain moved so that its CA trace's principal axis is z and its centroid the origin."""
+    """The chain moved so that its CA trace's centroid is the origin, its principal axis z and its second one
+    y (a strand's pleat, so that a strand turned about y stays pleated the same way)."""
     ca = atoms[:, 1]
     centre = ca.mean(axis=0)
     _, _, vt = np.linalg.svd(ca - centre)
     axis = vt[0] if (ca[-1] - ca[0]) @ vt[0] > 0 else -vt[0]
-    other = np.cross(axis, [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0])
-    other /= np.linalg.norm(other)
-    rotation = np.stack([np.cross(other, axis), other, axis])
+    second = vt[1] - (vt[1] @ axis) * axis
+    second /= np.linalg.norm(second)
+    rotation = np.stack([np.cross(second, axis), second, axis])
     return (atoms - centre) @ rotation.T

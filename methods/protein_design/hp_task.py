@@ -102,6 +102,8 @@ def scored_hp(data: HPTargets, predictions: pd.DataFrame) -> ScoredHP:
 
 FOLD_PROBABILITY = Metric("fold_probability", lambda r: 100 * r.fold_probability.mean(), True, unit="%",
                           deterministic=True)
+LOG_FOLD_PROBABILITY = Metric("log_fold_probability", lambda r: np.log(r.fold_probability).mean(), True,
+                              unit="nats", deterministic=True)
 DESIGNS_TARGET = Metric("designs_target", lambda r: 100 * r.designs_target.mean(), True, unit="%",
                         deterministic=True)
 POLAR_FRACTION = Metric("polar_fraction", lambda r: 100 * (1 - r.hydrophobic.mean()), True, unit="%",
