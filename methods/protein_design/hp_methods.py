@@ -60,8 +60,8 @@ class HPAlignment(Method):
                     logp = (chosen * torch.nn.functional.logsigmoid(logits)
                             + (1 - chosen) * torch.nn.functional.logsigmoid(-logits)).sum(dim=1)
                     ref = torch.full_like(logp, -inputs.n * float(np.log(2)))
-                    w, l = torch.as_tensor(pairs.winners), torch.as_tensor(pairs.losers)
-                    loss = dpo_loss(logp[w], logp[l], ref[w], ref[l], p.beta,
+                    won, lost = torch.as_tensor(pairs.winners), torch.as_tensor(pairs.losers)
+                    loss = dpo_loss(logp[won], logp[lost], ref[won], ref[lost], p.beta,
                                     torch.as_tensor(pairs.margins, dtype=torch.float32))
                     optimiser.zero_grad()
                     loss.backward()

@@ -57,7 +57,8 @@ def scored_designs(truth: DesignTruth, predictions: pd.DataFrame) -> ScoredDesig
             ref = mean_log_likelihood(reference_model, backbone, sequences, truth.order_seed)
             kl = float(np.mean(rows["policy_logp"].to_numpy(dtype=np.float64) - ref))
         figures = [protparam(s) for s in sequences]
-        paths = rows["predicted_structure"].fillna("").astype(str) if "predicted_structure" in rows else [""] * len(rows)
+        paths = (rows["predicted_structure"].fillna("").astype(str) if "predicted_structure" in rows
+                 else [""] * len(rows))
         consistency = np.array([self_consistency(backbone, Path(p)) if p else (np.nan, np.nan) for p in paths],
                                dtype=np.float64).reshape(-1, 2)
         scored.append(BackboneDesigns(backbone.name, sequences, backbone.native,
