@@ -100,13 +100,10 @@ def scored_hp(data: HPTargets, predictions: pd.DataFrame) -> ScoredHP:
                     designability(data.n)[list(data.targets)])
 
 
-FOLD_PROBABILITY = Metric("fold_probability", lambda r: 100 * r.fold_probability.mean(), True, unit="%",
-                          deterministic=True)
+FOLD_PROBABILITY = Metric("fold_probability", lambda r: 100 * r.fold_probability.mean(), True, unit="%")
 LOG_FOLD_PROBABILITY = Metric("log_fold_probability", lambda r: np.log(r.fold_probability).mean(), True,
-                              unit="nats", deterministic=True)
-DESIGNS_TARGET = Metric("designs_target", lambda r: 100 * r.designs_target.mean(), True, unit="%",
-                        deterministic=True)
-POLAR_FRACTION = Metric("polar_fraction", lambda r: 100 * (1 - r.hydrophobic.mean()), True, unit="%",
-                        deterministic=True)
+                              unit="nats")
+DESIGNS_TARGET = Metric("designs_target", lambda r: 100 * r.designs_target.mean(), True, unit="%")
+POLAR_FRACTION = Metric("polar_fraction", lambda r: 100 * (1 - r.hydrophobic.mean()), True, unit="%")
 TARGET_DESIGNABILITY = Metric("target_designability", lambda r: float(r.designability.mean()), True,
                               deterministic=True)
