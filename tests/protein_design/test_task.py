@@ -31,7 +31,15 @@ def test_proteinmpnn_designs_are_scored_with_every_metric(tiny):  # noqa: ANN001
     scores = TASK.score(tiny, table, METRICS)
     assert 5 < scores["recovery"] < 100 and scores["designability"] > np.log(1 / 20)
     assert scores["hypervolume"] > 0 and -100 <= scores["win_rate"] <= 100
-    assert scores["kl_reference"] > 0  # T = 0.1 against the T = 1 reference
+    assert np.isfinite(scores["kl_reference"]) and scores["kl_reference"] != 0
+
+
+def test_the_reference_policy_itself_is_at_kl_near_zero(tiny):  # noqa: ANN001
+    """At T = 1 the policy is the reference except that it never draws X: the estimate is then exactly
+    -log(1 - p(X)) per residue, small and positive."""
+    same = MPNNSampling(temperature=1.0).run(tiny.inputs, context())
+    scores = TASK.score(tiny, TASK.predictions(tiny, same), {"kl": KL_REFERENCE})
+    assert 0 < scores["kl"] < 0.02
 
 
 def test_a_polar_bias_raises_developability(tiny):  # noqa: ANN001
