@@ -28,7 +28,7 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
     rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling \
-    molopt_ci molopt_tomg; do
+    molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -61,3 +61,6 @@ if [ "$mode" != "--from-runs" ]; then
   python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
   python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
 fi
+# MoMPNN's T-PA-1 and T-PA-2 (pareto_rounds.png) and the HP toy's T-PA-3 layouts, from the reports just written.
+python -m methods.protein_design.tables reports/protein_mompnn reports/protein_mompnn/tables.md
+python -m methods.protein_design.tables reports/protein_hp_lattice reports/protein_hp_lattice/tables.md

