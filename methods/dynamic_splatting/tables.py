@@ -12,16 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.reporting.paper_tables import mean_with_interval
+
 T_US_2 = (("psnr_extreme", "PSNR", 2), ("ssim_extreme", "SSIM", 3), ("mpsnr_extreme", "mPSNR", 2),
           ("mssim_extreme", "mSSIM", 3), ("epe_occluded", "occluded EPE", 3), ("epe", "EPE", 3),
           ("pck", "PCK (%)", 1), ("uncertainty_spearman", "Spearman(u, err)", 2))
-
-
-def _cell(row: pd.Series, digits: int) -> str:
-    if not row["n"] or pd.isna(row["mean"]):
-        return "—"
-    half = (row["ci_high"] - row["ci_low"]) / 2
-    return f"{row['mean']:.{digits}f} ± {half:.{digits}f}" if pd.notna(half) else f"{row['mean']:.{digits}f}"
 
 
 def toy_table(cells: pd.DataFrame) -> str:
@@ -38,7 +33,7 @@ def toy_table(cells: pd.DataFrame) -> str:
             row = []
             for metric, _, digits in columns:
                 found = block[(block["method"] == method) & (block["metric"] == metric)]
-                row.append(_cell(found.iloc[0], digits) if len(found) else "—")
+                row.append(mean_with_interval(found.iloc[0], digits) if len(found) else "—")
             lines.append(f"| {method} | " + " | ".join(row) + " |")
         lines.append("")
     return "\n".join(lines)

@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.reporting.paper_tables import mean_with_interval
+
 COLUMNS = (("success_rate", "SR (%)", 1), ("similarity", "Sim", 3), ("sr_x_sim", "SR×Sim", 1))
-
-
-def _cell(row: pd.Series, digits: int) -> str:
-    half = (row["ci_high"] - row["ci_low"]) / 2
-    return f"{row['mean']:.{digits}f} ± {half:.{digits}f}" if pd.notna(half) else f"{row['mean']:.{digits}f}"
 
 
 def layout(cells: pd.DataFrame, title: str) -> str:
@@ -28,7 +25,7 @@ def layout(cells: pd.DataFrame, title: str) -> str:
     lines += ["| method | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
     mean = measured.set_index(["method", "dataset", "metric"])
     for method in methods:
-        row = [_cell(mean.loc[(method, d, metric)], digits) if (method, d, metric) in mean.index else "—"
+        row = [mean_with_interval(mean.loc[(method, d, metric)], digits) if (method, d, metric) in mean.index else "—"
                for d in datasets for metric, _, digits in COLUMNS]
         lines.append(f"| {method} | " + " | ".join(row) + " |")
     if "depo" in methods:

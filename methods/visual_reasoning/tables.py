@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.reporting.paper_tables import mean_with_interval
+
 from methods.visual_reasoning.puzzle import DIFFICULTIES
 
 T_TM_2 = (("jigsaw", "perm_accuracy", "jigsaw perm. acc."), ("jigsaw", "kendall_tau", "jigsaw Kendall τ"),
@@ -18,12 +20,6 @@ T_TM_2 = (("jigsaw", "perm_accuracy", "jigsaw perm. acc."), ("jigsaw", "kendall_
           ("maze", "path_optimal", "maze shortest"), ("search", "accuracy", "search acc."),
           ("chart", "accuracy", "chart acc."))
 T_TM_1 = ("VSP", "VisPuzzle", "ChartQA", "VStar", "BLINK-J", "MMVP", "SAT", "BLINK", "CV-Bench")
-
-
-def _cell(row: pd.Series) -> str:
-    half = (row["ci_high"] - row["ci_low"]) / 2
-    digits = 2 if row["metric"] == "kendall_tau" else 1
-    return f"{row['mean']:.{digits}f} ± {half:.{digits}f}" if pd.notna(half) else f"{row['mean']:.{digits}f}"
 
 
 def synthetic_table(cells: pd.DataFrame) -> str:
@@ -40,7 +36,8 @@ def synthetic_table(cells: pd.DataFrame) -> str:
             for task, metric, _ in T_TM_2:
                 found = measured[(measured["method"] == method) & (measured["dataset"] == f"{task}_{difficulty}")
                                  & (measured["metric"] == metric)]
-                row.append(_cell(found.iloc[0]) if len(found) and pd.notna(found.iloc[0]["mean"]) else "—")
+                digits = 2 if metric == "kendall_tau" else 1
+                row.append(mean_with_interval(found.iloc[0], digits) if len(found) else "—")
             lines.append(f"| {method} | " + " | ".join(row) + " |")
         lines.append("")
     return "\n".join(lines)
