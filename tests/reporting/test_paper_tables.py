@@ -23,16 +23,17 @@ def test_one_seed_shows_its_mean_alone_and_no_seed_a_dash():
     assert mean_with_interval(pd.Series(_row(math.nan, math.nan, math.nan, 0))) == "—"
 
 
-def test_tables_per_dataset_keep_the_reports_order_and_drop_a_metric_no_method_has():
-    cells = pd.DataFrame([
-        _row(0.9, 0.8, 1.0, 6, method="ours", dataset="a", metric="acc"),
-        _row(math.nan, math.nan, math.nan, 0, method="ours", dataset="a", metric="mse"),
-        _row(0.7, 0.6, 0.8, 6, method="base", dataset="a", metric="acc"),
-        _row(math.nan, math.nan, math.nan, 0, method="base", dataset="a", metric="mse"),
-        {"source": "cited", "mean": 0.99, "ci_low": math.nan, "ci_high": math.nan, "n": 0,
-         "method": "paper", "dataset": "a", "metric": "acc"},
-    ])
-    text = tables_per_dataset(cells, ("acc", "mse"), "T-1")
-    assert "| method | acc |" in text and "mse" not in text.split("## a")[1]
-    assert text.index("| ours | 0.900 ± 0.100 |") < text.index("| base | 0.700 ± 0.100 |")
-    assert "paper" not in text
+def _cell(method: str, dataset: str, metric: str, mean: float) -> dict:
+    return {"method": method, "dataset": dataset, "metric": metric, **_row(mean, mean - 0.5, mean + 0.5, 10)}
+
+
+def test_a_datasets_figures_sit_side_by_side_in_the_reports_order_without_a_metric_it_lacks():
+    cells = pd.DataFrame([_cell("topk[k=1]", "digits", "accuracy", 85.0), _cell("topk[k=1]", "digits", "regret", 0.2),
+                          _cell("oracle", "digits", "accuracy", 97.0), _cell("oracle", "digits", "regret", 0.0),
+                          _cell("topk[k=1]", "diabetes", "mse", 0.5),
+                          _cell("topk[k=1]", "diabetes", "accuracy", math.nan),
+                          {**_cell("oracle", "digits", "accuracy", 1.0), "source": "cited"}])
+    text = tables_per_dataset(cells, ("accuracy", "mse", "regret"), "T")
+    assert "| method | accuracy | regret |\n|---|---:|---:|\n| topk[k=1] | 85.0 ± 0.5 | 0.200 ± 0.500 |" in text
+    assert "| oracle | 97.0 ± 0.5 | 0.000 ± 0.500 |" in text
+    assert "## diabetes\n\n| method | mse |\n|---|---:|\n| topk[k=1] | 0.500 ± 0.500 |" in text
