@@ -18,7 +18,8 @@ def test_ppo_steps_on_cartpole(benchmark, one_thread, representation):
                 policy_kwargs={"representation": RepresentationSpec(representation)})
     steps = 1024
     benchmark.pedantic(model.learn, args=(steps,), kwargs={"reset_num_timesteps": False}, rounds=3, iterations=1)
-    benchmark.extra_info["ms_per_step"] = 1000 * benchmark.stats.stats.mean / steps
+    if benchmark.stats is not None:  # None under --benchmark-disable, where nothing is timed
+        benchmark.extra_info["ms_per_step"] = 1000 * benchmark.stats.stats.mean / steps
 
 
 def test_dormant_ratio_and_srank_of_a_checkpoint(benchmark):

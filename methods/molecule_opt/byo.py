@@ -14,7 +14,6 @@ from typing import Any
 
 from harness import DataError
 from harness.json_lines import json_object
-from methods.molecule_opt.chem import canonical
 from methods.molecule_opt.objectives import OptTask, parse_objectives
 
 _PROMPT_KEYS = {"id", "source", "objective", "delta"}
@@ -47,6 +46,8 @@ def _text(record: dict[str, Any], key: str, path: Path, number: int) -> str:
 
 def read_prompts(path: Path, delta: float) -> list[OptTask]:
     """The tasks of a prompts file; a source RDKit cannot parse is an error (it could not be scored)."""
+    from methods.molecule_opt.chem import canonical  # RDKit: validating a suite needs no `molecules` extra
+
     tasks: dict[str, OptTask] = {}
     for number, record in _records(path, _PROMPT_KEYS):
         name = _text(record, "id", path, number)

@@ -17,7 +17,6 @@ from rdkit.Chem import QED, Crippen, rdFingerprintGenerator, rdMolDescriptors
 
 RDLogger.DisableLog("rdApp.*")  # a model's unparsable SMILES are counted invalid, not printed
 
-PROPERTIES = ("qed", "logp", "mr", "tpsa", "sa", "plogp")
 FINGERPRINT_RADIUS, FINGERPRINT_BITS = 2, 2048  # Morgan r = 2, 2048 bits, as the released reward (spec)
 
 

@@ -12,7 +12,6 @@ import numpy as np
 from harness import DataError
 from harness.loader_arguments import whole_number
 from methods.molecule_opt.byo import RecordedOutputs, read_outputs, read_prompts
-from methods.molecule_opt.chem import profile
 from methods.molecule_opt.moses import moses_smiles
 from methods.molecule_opt.objectives import Objectives, OptTask, objectives_text, parse_objectives
 from methods.molecule_opt.references import Pool, nearest_reference, reference_pool
@@ -41,6 +40,8 @@ def draw_tasks(source: TaskSource, seed: int, stream: int, count: int, objective
                ) -> list[OptTask]:
     """`count` tasks of seed `seed` (cycling through `objectives`), each with its reference; the test stream
     draws MOSES-test sources, the training stream MOSES-train ones after the pool."""
+    from methods.molecule_opt.chem import profile  # RDKit on use: validating needs no extra
+
     smiles = (moses_smiles("test") if stream == TEST_STREAM
               else moses_smiles("train", source.pool_size + TRAIN_SOURCES)[source.pool_size:])
     rng = np.random.default_rng([seed, stream, len(smiles)])

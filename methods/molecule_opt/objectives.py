@@ -1,7 +1,7 @@
 """What a task asks: one or more properties to raise or lower, and the similarity the answer must keep.
 
 An objective is written `qed+` (raise QED) or `tpsa-` (lower TPSA); a multi-property task joins them with commas
-(`qed+,plogp+`). The RDKit properties are `chem.PROPERTIES`; `bbbp` and `ames` are ADMET-AI's (optional).
+(`qed+,plogp+`). The RDKit properties are `PROPERTIES` (scored in chem.py); `bbbp` and `ames` are ADMET-AI's (optional).
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from harness import DataError
-from methods.molecule_opt.chem import PROPERTIES
 
+PROPERTIES = ("qed", "logp", "mr", "tpsa", "sa", "plogp")  # RDKit's, scored in chem.py
 ADMET_PROPERTIES = {"bbbp": "BBB_Martins", "ames": "AMES"}  # our name -> ADMET-AI's column
 KNOWN = (*PROPERTIES, *ADMET_PROPERTIES)
 

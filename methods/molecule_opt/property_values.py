@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness import DataError
-from methods.molecule_opt.chem import PROPERTIES, Profile
-from methods.molecule_opt.objectives import ADMET_PROPERTIES
+from methods.molecule_opt.objectives import ADMET_PROPERTIES, PROPERTIES
+
+if TYPE_CHECKING:
+    from methods.molecule_opt.chem import Profile
 
 _ADMET: dict[str, dict[str, float]] = {}  # canonical SMILES -> {our property name: probability}
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from methods.molecule_opt.chem import profile, similarity
 from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.property_values import prefetch, property_value
 
@@ -27,6 +26,8 @@ class ScoredAnswers:
 
 def task_outcome(task: OptTask, answer: str) -> tuple[bool, float, bool, float]:
     """(valid, similarity, success, mean gain) of `answer` to `task`."""
+    from methods.molecule_opt.chem import profile, similarity  # RDKit on use: validating needs no extra
+
     source, mol = profile(task.source), profile(answer)
     if source is None or mol is None:
         return False, float("nan"), False, float("nan")
@@ -36,6 +37,8 @@ def task_outcome(task: OptTask, answer: str) -> tuple[bool, float, bool, float]:
 
 
 def scored_answers(truth: Mapping[str, OptTask], predictions: pd.DataFrame) -> ScoredAnswers:
+    from methods.molecule_opt.chem import profile  # RDKit on use: validating needs no extra
+
     answers = dict(zip(predictions["task"], predictions["smiles"], strict=True))
     tasks = list(truth.values())
     props = {o.prop for t in tasks for o in t.objectives}

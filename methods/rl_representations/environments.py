@@ -4,12 +4,14 @@ package. A dataset names the environment, the step budget and the checkpoint int
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import gymnasium as gym
 import numpy as np
 
 from harness import DataError
+
+if TYPE_CHECKING:
+    import gymnasium as gym
 
 Suite = Literal["classic", "minatar", "mujoco"]
 CLASSIC = ("CartPole-v1", "Acrobot-v1", "Pendulum-v1", "MountainCarContinuous-v0")
@@ -32,7 +34,10 @@ class Environment:
         return self.env_id
 
     def make(self, seed: int) -> gym.Env:
-        """A new environment, with its action and observation spaces seeded."""
+        """A new environment, with its action and observation spaces seeded (gymnasium is imported here, so
+        validating and planning a suite need not have the `rl` extra)."""
+        import gymnasium as gym
+
         if self.suite == "minatar":
             import minatar.gym
 
@@ -52,6 +57,8 @@ class Environment:
 
     @property
     def discrete(self) -> bool:
+        import gymnasium as gym
+
         return isinstance(self.make(0).action_space, gym.spaces.Discrete)
 
 

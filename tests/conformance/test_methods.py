@@ -38,12 +38,26 @@ def tiny_tasks(method: str) -> list[str]:
     return [task for task in served_tasks(method) if has_tiny_instance(task)]
 
 
+def _is_optional(exc: ModuleNotFoundError) -> bool:
+    """Whether the missing module is an optional extra's (peft, rdkit, stable-baselines3, ...), not one of ours."""
+    return bool(exc.name) and exc.name.split(".")[0] not in {"harness", "methods", "kernels", "tests"}
+
+
 def runs() -> list:  # noqa: ANN201 (pytest params)
     """(method, task) for every registered method and each of its tasks with a tiny instance; slow where the task
-    says a tiny run trains or loads a model. A method with none still gets a case, which fails and says why."""
+    says a tiny run trains or loads a model. A method with none still gets a case, which fails and says why; one
+    whose task needs an optional package that is absent gets a case that skips, saying which."""
     cases = []
     for method in methods.names():
-        for task in tiny_tasks(method) or [None]:
+        try:
+            served = tiny_tasks(method)
+        except ModuleNotFoundError as exc:
+            if not _is_optional(exc):
+                raise
+            cases.append(pytest.param(method, None, id=f"{method}-needs-{exc.name}",
+                                      marks=pytest.mark.skip(reason=f"needs the optional package {exc.name}")))
+            continue
+        for task in served or [None]:
             slow = task is not None and tasks.get(task).tiny_instance_is_slow
             cases.append(pytest.param(method, task, id=f"{method}-{task}", marks=[pytest.mark.slow] if slow else []))
     return cases
@@ -66,12 +80,16 @@ def one_thread(monkeypatch, tmp_path_factory):
 
 @pytest.mark.parametrize("method", methods.names())
 def test_method_declares_valid_tiny_parameters_and_a_task_with_a_tiny_instance(method):
-    cls = methods.get(method)  # the registry checks the class: a Method, its params_model the registered one
+    try:
+        cls = methods.get(method)  # the registry checks the class: a Method, its params_model the registered one
+        served_with_tiny_instance = tiny_tasks(method)
+    except ModuleNotFoundError as exc:
+        _skip_without_optional_packages(exc)
     model = declared_params(method)
     validate(model, dict(model.tiny))
     assert isinstance(cls(**model.tiny), Method)
     assert served_tasks(method), f"{method} is registered without task=...: say which task(s) it solves"
-    assert tiny_tasks(method), (
+    assert served_with_tiny_instance, (
         f"no task that {method} serves ({', '.join(served_tasks(method))}) has a tiny instance: give one of "
         f"them a `tiny_instance(seed)` (harness.contracts.Task), so its methods are run by the conformance tests")
 
@@ -99,7 +117,7 @@ def _solve(method: str, inputs: Any) -> Any:
 
 def _skip_without_optional_packages(exc: ModuleNotFoundError) -> None:
     """An optional extra absent (peft, sentence-transformers, ...) skips the test; a missing module of ours fails."""
-    if exc.name and exc.name.split(".")[0] not in {"harness", "methods", "kernels", "tests"}:
+    if _is_optional(exc):
         pytest.skip(f"needs the optional package {exc.name}")
     raise exc
 

@@ -8,8 +8,11 @@ import pandas as pd
 import pytest
 
 from harness import DataError
-from methods.molecule_opt.byo import read_outputs, read_prompts
-from methods.molecule_opt.export import export
+
+pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
+
+from methods.molecule_opt.byo import read_outputs, read_prompts  # noqa: E402
+from methods.molecule_opt.export import export  # noqa: E402
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 

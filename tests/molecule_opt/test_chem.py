@@ -2,11 +2,21 @@
 from __future__ import annotations
 
 import pytest
-from rdkit import Chem
-from rdkit.Chem import QED, Crippen
 
-from methods.molecule_opt.chem import (bulk_similarity, canonical, penalised_logp, profile, ring_penalty, sascorer,
-                                       similarity)
+pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
+
+from rdkit import Chem  # noqa: E402
+from rdkit.Chem import QED, Crippen  # noqa: E402
+
+from methods.molecule_opt.chem import (  # noqa: E402
+    bulk_similarity,
+    canonical,
+    penalised_logp,
+    profile,
+    ring_penalty,
+    sascorer,
+    similarity,
+)
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 

@@ -6,10 +6,13 @@ import importlib.util
 import pytest
 
 from harness import DataError
-from methods.molecule_opt.data import moses_tasks, seed_tasks
-from methods.molecule_opt.moses import moses_file
-from methods.molecule_opt.scored import task_outcome
-from methods.molecule_opt.task import MoleculeOptimisation
+
+pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
+
+from methods.molecule_opt.data import moses_tasks, seed_tasks  # noqa: E402
+from methods.molecule_opt.moses import moses_file  # noqa: E402
+from methods.molecule_opt.scored import task_outcome  # noqa: E402
+from methods.molecule_opt.task import MoleculeOptimisation  # noqa: E402
 
 
 def test_every_generated_task_is_solved_by_its_reference_and_seeds_draw_new_sources():

@@ -5,12 +5,14 @@ import numpy as np
 import pytest
 import torch
 
-from methods.molecule_opt.objectives import parse_objectives
-from methods.molecule_opt.policy.model import mean_nll, new_model, sequences, token_logprobs
-from methods.molecule_opt.policy.tokens import (ANS, COPY, EOS, INDEX, SKIP, THINK, apply_script, completion, plan,
+pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
+
+from methods.molecule_opt.objectives import parse_objectives  # noqa: E402
+from methods.molecule_opt.policy.model import mean_nll, new_model, sequences, token_logprobs  # noqa: E402
+from methods.molecule_opt.policy.tokens import (ANS, COPY, EOS, INDEX, SKIP, THINK, apply_script, completion, plan,  # noqa: E402
                                                prompt, script, split_completion)
-from methods.molecule_opt.policy.trainer import _advantages, _demo_loss
-from methods.molecule_opt.objectives import OptTask
+from methods.molecule_opt.policy.trainer import _advantages, _demo_loss  # noqa: E402
+from methods.molecule_opt.objectives import OptTask  # noqa: E402
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 

@@ -6,10 +6,13 @@ import pandas as pd
 import pytest
 
 from harness import DataError
-from methods.molecule_opt.metrics import mean_gain, similarity, sr_x_sim, success_rate, validity
-from methods.molecule_opt.objectives import OptTask, parse_objectives
-from methods.molecule_opt.reward import reward
-from methods.molecule_opt.scored import scored_answers, task_outcome
+
+pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
+
+from methods.molecule_opt.metrics import mean_gain, similarity, sr_x_sim, success_rate, validity  # noqa: E402
+from methods.molecule_opt.objectives import OptTask, parse_objectives  # noqa: E402
+from methods.molecule_opt.reward import reward  # noqa: E402
+from methods.molecule_opt.scored import scored_answers, task_outcome  # noqa: E402
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 

@@ -6,12 +6,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness import DataError
-from methods.protein_design.byo import self_consistency
-from methods.protein_design.data import load_pdb_folder
-from methods.protein_design.generators import bundle, helix
-from methods.protein_design.structure_files import write_pdb
-from tests.protein_design.conftest import needs_weights
+pytest.importorskip("biotite", reason="the `protein` extra (biotite) is not installed")
+pytest.importorskip("tmtools", reason="the `protein` extra (tmtools) is not installed")
+
+from harness import DataError  # noqa: E402
+from methods.protein_design.byo import self_consistency  # noqa: E402
+from methods.protein_design.data import load_pdb_folder  # noqa: E402
+from methods.protein_design.generators import bundle, helix  # noqa: E402
+from methods.protein_design.structure_files import write_pdb  # noqa: E402
+from tests.protein_design.conftest import needs_weights  # noqa: E402
 
 
 def _folder(tmp_path: Path) -> Path:

@@ -6,11 +6,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness import DataError
-from methods.protein_design.data import load_ideal, load_pdb_folder
-from methods.protein_design.generators import BUNDLE_RADIUS, STRAND_SPACING, bundle, hairpin, helix
-from methods.protein_design.geometry import CA_C, N_CA
-from methods.protein_design.structure_files import read_backbone, write_pdb
+pytest.importorskip("biotite", reason="the `protein` extra (biotite) is not installed")
+
+from harness import DataError  # noqa: E402
+from methods.protein_design.data import load_ideal, load_pdb_folder  # noqa: E402
+from methods.protein_design.generators import BUNDLE_RADIUS, STRAND_SPACING, bundle, hairpin, helix  # noqa: E402
+from methods.protein_design.geometry import CA_C, N_CA  # noqa: E402
+from methods.protein_design.structure_files import read_backbone, write_pdb  # noqa: E402
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ from methods.protein_design.pareto import front, hypervolume, win_rate
 
 
 def test_protparam_equals_biopython_and_gravy_the_kyte_doolittle_mean():
+    pytest.importorskip("Bio", reason="the `protein` extra (Biopython) is not installed")
     from Bio.SeqUtils.ProtParam import ProteinAnalysis
 
     for sequence in ("MKTAYIAKQRQISFVKSHFSRQ", "EEKKLLEELLKK", "WYFGGSTNQ"):

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from harness import DataError, RunContext
-from methods.rl_representations.byo import LoggedAgent, ReplayTask, load_monitor_logs, read_monitor, replayed
-from methods.rl_representations.metrics import RETURN_AUC
+
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.byo import LoggedAgent, ReplayTask, load_monitor_logs, read_monitor, replayed  # noqa: E402
+from methods.rl_representations.metrics import RETURN_AUC  # noqa: E402
 
 HEADER = '#{"t_start": 0.0, "env_id": "CartPole-v1"}\nr,l,t\n'
 

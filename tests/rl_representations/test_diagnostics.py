@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
-from methods.rl_representations.diagnostics import dormant_ratio, srank
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.diagnostics import dormant_ratio, srank  # noqa: E402
 
 
 def test_dormant_ratio_of_a_hand_case():

@@ -3,12 +3,15 @@ run that learns CartPole with and without SEM."""
 import pytest
 
 from harness import RunContext
-from methods.rl_representations.agents import PPOAgent
-from methods.rl_representations.classifier import PhasedClassifier
-from methods.rl_representations.environments import load_classic
-from methods.rl_representations.metrics import FINAL_RETURN, PHASE_ACCURACY, SRANK
-from methods.rl_representations.nonstationary import NonStationaryTask
-from methods.rl_representations.task import ControlTask
+
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.agents import PPOAgent  # noqa: E402
+from methods.rl_representations.classifier import PhasedClassifier  # noqa: E402
+from methods.rl_representations.environments import load_classic  # noqa: E402
+from methods.rl_representations.metrics import FINAL_RETURN, PHASE_ACCURACY, SRANK  # noqa: E402
+from methods.rl_representations.nonstationary import NonStationaryTask  # noqa: E402
+from methods.rl_representations.task import ControlTask  # noqa: E402
 
 
 def context() -> RunContext:

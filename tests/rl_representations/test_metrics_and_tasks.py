@@ -7,12 +7,15 @@ import torch
 from torch import nn
 
 from harness import DataError
-from methods.rl_representations import metrics
-from methods.rl_representations.environments import load_classic, load_minatar
-from methods.rl_representations.nonstationary import NonStationaryTask, load_digits
-from methods.rl_representations.plasticity import shrink_and_perturb
-from methods.rl_representations.checkpoints import Checkpoints
-from methods.rl_representations.task import ControlTask
+
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations import metrics  # noqa: E402
+from methods.rl_representations.environments import load_classic, load_minatar  # noqa: E402
+from methods.rl_representations.nonstationary import NonStationaryTask, load_digits  # noqa: E402
+from methods.rl_representations.plasticity import shrink_and_perturb  # noqa: E402
+from methods.rl_representations.checkpoints import Checkpoints  # noqa: E402
+from methods.rl_representations.task import ControlTask  # noqa: E402
 
 
 def checkpoints(returns, steps=None) -> Checkpoints:

@@ -3,8 +3,10 @@ new parameters, that the targets mirror the online networks, and that one update
 import pytest
 import torch
 
-from methods.rl_representations.representations import RepresentationSpec
-from methods.rl_representations.sem import SimNormLinear
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.representations import RepresentationSpec  # noqa: E402
+from methods.rl_representations.sem import SimNormLinear  # noqa: E402
 
 
 def has_sem(module: torch.nn.Module) -> bool:

@@ -4,8 +4,10 @@ import pytest
 import torch
 from torch import nn
 
-from methods.rl_representations.representations import RepresentationSpec, represented
-from methods.rl_representations.sem import SimNormLinear
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.representations import RepresentationSpec, represented  # noqa: E402
+from methods.rl_representations.sem import SimNormLinear  # noqa: E402
 
 
 def mlp(has_output: bool) -> nn.Sequential:

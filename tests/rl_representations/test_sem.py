@@ -2,7 +2,9 @@
 import pytest
 import torch
 
-from methods.rl_representations.sem import SimNormLinear, simplicial_softmax
+pytest.importorskip("stable_baselines3", reason="the `rl` extra (stable-baselines3) is not installed")
+
+from methods.rl_representations.sem import SimNormLinear, simplicial_softmax  # noqa: E402
 
 
 def test_each_group_of_each_row_sums_to_one_and_is_positive():
