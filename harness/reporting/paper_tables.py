@@ -10,7 +10,7 @@ import pandas as pd
 def mean_with_interval(row: pd.Series, digits: int | None = None) -> str:
     """A `table.csv` row as `mean ± half-width` (the mean alone where one seed gives no interval, `—` where none
     measured it); `digits` defaults to 1 for means of 10 or more and 3 below."""
-    if not row["n"] or pd.isna(row["mean"]):
+    if row.get("n", 1) == 0 or pd.isna(row["mean"]):
         return "—"
     if digits is None:
         digits = 1 if abs(row["mean"]) >= 10 else 3

@@ -71,11 +71,13 @@ class InverseFolding(Task):
         return Instance(inputs, DesignTruth(test, reference, seed))
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Two short helices and a hairpin, one of them for training, two designs each."""
+        """Two short helices and a hairpin, one of them for training, two designs each; each backbone's own
+        sequence is recorded as the user's designs, so the `recorded` method has something to replay."""
         from methods.protein_design.generators import hairpin, helix
 
-        data = BackboneSet("tiny", (helix(12), helix(14, 1), hairpin(6)))
-        return self.instance(data, {"train": 1, "designs": 2}, seed)
+        backbones = (helix(12), helix(14, 1), hairpin(6))
+        recorded = {b.name: (RecordedDesign(b.name, b.native or "A" * b.length, None),) * 2 for b in backbones}
+        return self.instance(BackboneSet("tiny", backbones, recorded), {"train": 1, "designs": 2}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         inputs: DesignInputs = instance.inputs
