@@ -33,4 +33,4 @@ def test_fifty_training_steps_of_the_masked_transformer(benchmark, instance, one
     from methods.neural_encoding.omnimouse import OmniMouse
 
     method = OmniMouse(steps=50)
-    benchmark(method._trained, instance.inputs.train, RunContext(seed=0, device="cpu", threads=1))
+    benchmark(method.trained, instance.inputs.train, RunContext(seed=0, device="cpu", threads=1))
