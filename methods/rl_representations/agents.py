@@ -4,6 +4,8 @@ environment's budget and returns its checkpoints (methods.rl_representations.pro
 return, dormant-ratio and srank curves for the report's plots."""
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from typing import Any, ClassVar
 
 from harness import Method, RunContext
@@ -27,8 +29,9 @@ class Agent(Method):
     params_model: ClassVar[type[AgentParams]] = AgentParams
     deterministic = True  # one torch thread, seeded SB3: a repeated run gives the same numbers
 
+    @abstractmethod
     def algorithm(self, env: Any, policy_kwargs: dict[str, Any], seed: int) -> Any:
-        raise NotImplementedError
+        """The SB3 model (PPO, SAC or TD3) on `env` with the representation in `policy_kwargs`."""
 
     def run(self, inputs: Environment, ctx: RunContext) -> Checkpoints:
         import torch

@@ -6,6 +6,7 @@ The optimiser's moments are kept [inferred]."""
 from __future__ import annotations
 
 import copy
+from abc import abstractmethod
 
 import torch
 from stable_baselines3.common.callbacks import BaseCallback
@@ -26,8 +27,9 @@ class PeriodicCallback(BaseCallback):
                 self.apply()
         return True
 
+    @abstractmethod
     def apply(self) -> None:
-        raise NotImplementedError
+        """The intervention, under no_grad (a reset, a shrink-and-perturb)."""
 
 
 class ResetOutputLayers(PeriodicCallback):
