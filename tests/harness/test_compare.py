@@ -301,3 +301,21 @@ def test_failed_runs_of_a_frame_do_not_count_as_values():
     criterion = Criterion("acc", "metric.acc", True, False, RegressionRule(metric="acc", max_drop=0.0))
     cell = compare_frames(frame, frame, [criterion]).cells[0]
     assert cell.status is Status.UNCHANGED and cell.base.n == 3
+
+
+@pytest.mark.parametrize(("relative_change", "status"), [(1e-7, "unchanged"), (1e-5, "regressed")])
+def test_a_change_at_float_noise_scale_is_unchanged_even_under_a_zero_tolerance(relative_change, status):
+    """Another CPU sums in another order: the same runs can differ by 1e-7 on every seed, consistently enough for a
+    paired test, which a zero tolerance must not call a regression; a change a hundred times larger still is."""
+    from harness.comparison import compare_frames
+    from harness.comparison.criteria import Criterion
+    from harness.suite import RegressionRule
+
+    def frame(scale: float) -> pd.DataFrame:
+        rows = [("m", "d", seed, "ok", (40.0 + seed) * scale) for seed in range(6)]
+        return pd.DataFrame(rows, columns=["method", "dataset", "seed", "status", "metric.fd"]).assign(
+            metric_names=[{"fd": "x.fd"}] * 6, hardware_fingerprint="hw")
+
+    criterion = Criterion("fd", "metric.fd", False, False, RegressionRule(metric="fd", max_drop=0.0))
+    cell = compare_frames(frame(1.0), frame(1.0 + relative_change), [criterion]).cells[0]
+    assert cell.status == status
