@@ -32,8 +32,6 @@ class SequenceInputs:
 class NextNumber(Task):
     """Held-out sequences of one generator at m = 2^k (a new draw of seed states per seed) or a user's (`byo`)."""
 
-    tiny_instance_is_slow = True  # the decoder trains a tiny Llama
-
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "prng_learning.next_number", "the held-out pairs are the loader's arguments")
 

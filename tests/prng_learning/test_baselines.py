@@ -68,4 +68,4 @@ def test_ngram_is_perfect_after_a_full_lcg_revisits_its_start() -> None:
 
 def test_ngram_orders_back_off() -> None:
     seq = np.array([1, 2, 3, 1, 2, 3, 1, 2])
-    assert ngram_guesses(seq, 2).tolist()[4:] == [3, 1, 2, 3]
+    assert ngram_guesses(seq, 2).tolist()[3:] == [1, 2, 3, 1, 2]  # x_3: the fallback, then the lookups
