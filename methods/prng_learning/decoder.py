@@ -6,7 +6,6 @@ clustering of its number embeddings by bit-rotation class are recorded with the 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any

@@ -25,6 +25,7 @@ class ModelConfig:
     heads: int = 4
     ffn_mult: int = 4
     rope_theta: float = 10000.0
+    init_std: float = 0.05
     steps: int = 1500
     batch: int = 32
     lr: float = 3e-3

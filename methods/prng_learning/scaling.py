@@ -48,7 +48,8 @@ def report(runs: pd.DataFrame, seq_len: int | None = None) -> str:
     lines = ["# T-PCG-1: in-context length against m (decoder, held-out pairs)", "",
              "Mean ± 95% CI half-width over seeds (Student t). A position equal to the sequence length "
              f"({censored_at}) means the threshold was never reached (censored).", "",
-             "| m | seeds | parameters | train s | accuracy | final accuracy | pos to 0.9 | pos to 0.99 | censored 0.9 |",
+             "| m | seeds | parameters | train s | accuracy | final accuracy | pos to 0.9 | pos to 0.99 "
+             "| censored 0.9 |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
     def cell(values: pd.Series, digits: int = 3) -> str:

@@ -39,7 +39,8 @@ def build_model(config: ModelConfig, vocab: int) -> Any:
     hf = LlamaConfig(vocab_size=vocab, hidden_size=config.d_model, intermediate_size=config.ffn_mult * config.d_model,
                      num_hidden_layers=config.layers, num_attention_heads=config.heads,
                      num_key_value_heads=config.heads, max_position_embeddings=config.seq_len,
-                     rope_theta=config.rope_theta, tie_word_embeddings=False, bos_token_id=None, eos_token_id=None,
+                     rope_theta=config.rope_theta, initializer_range=config.init_std,
+                     tie_word_embeddings=False, bos_token_id=None, eos_token_id=None,
                      pad_token_id=None, use_cache=False, attention_dropout=0.0)
     hf._attn_implementation = "sdpa"
     return LlamaForCausalLM(hf)
@@ -118,7 +119,7 @@ def train(config: ModelConfig, seed: int) -> tuple[Any, dict[str, Any]]:
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         scheduler.step()
-        losses.append(float(loss))
+        losses.append(float(loss.detach()))
     seconds = time.perf_counter() - start
     if config.eval_every:
         curve.append((config.steps, _late_accuracy(model, monitor)))
