@@ -36,14 +36,14 @@ def first_position(accuracy: np.ndarray, threshold: float) -> float:
     return float(hits[0] + 1) if hits.size else float(len(accuracy) + 1)
 
 
-ACCURACY = Metric("accuracy", lambda s: float(s.correct.mean()), higher_is_better=True, deterministic=True,
+ACCURACY = Metric("accuracy", lambda s: float(s.correct.mean()), higher_is_better=True,
                   description="exact-match accuracy of the next number, over every in-context position 1..L-1")
 FINAL_ACCURACY = Metric("final_accuracy", lambda s: float(s.correct[:, -1].mean()), higher_is_better=True,
-                        deterministic=True, description="exact-match accuracy at the last position")
+                        description="exact-match accuracy at the last position")
 LATE_ACCURACY = Metric("late_accuracy", lambda s: float(s.correct[:, s.correct.shape[1] // 2:].mean()),
-                       higher_is_better=True, deterministic=True,
+                       higher_is_better=True,
                        description="exact-match accuracy over the second half of the positions")
 POS_90 = Metric("pos_90", lambda s: first_position(position_accuracy(s), 0.9), higher_is_better=False,
-                deterministic=True, description="first in-context position with accuracy >= 0.9 (L if never)")
+                description="first in-context position with accuracy >= 0.9 (L if never)")
 POS_99 = Metric("pos_99", lambda s: first_position(position_accuracy(s), 0.99), higher_is_better=False,
-                deterministic=True, description="first in-context position with accuracy >= 0.99 (L if never)")
+                description="first in-context position with accuracy >= 0.99 (L if never)")
