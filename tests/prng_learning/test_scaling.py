@@ -1,4 +1,4 @@
-"""The √m verdict script on synthetic runs: an exact √m law gives slope 1/2 and a 'supported' verdict, a jump to
+"""The √m verdict script on synthetic runs: an exact √m law gives slope 1/2 and a 'supported' verdict, a censored jump
 'not supported'; censored positions are counted."""
 from __future__ import annotations
 
