@@ -30,9 +30,16 @@ def test_an_exact_square_root_law_has_slope_one_half() -> None:
     assert "**supported**" in text.split("## Verdict")[1].splitlines()[2]
 
 
-def test_a_censored_jump_is_not_a_square_root_law_and_is_counted() -> None:
+def test_a_flat_law_is_not_supported() -> None:
+    rng = np.random.default_rng(0)
+    text = report(runs(lambda k, seed: 10 + rng.normal(0, 0.1)), 32)
+    assert "**not supported**" in text
+
+
+def test_censored_positions_leave_the_law_undetermined_and_are_counted() -> None:
     rng = np.random.default_rng(0)
     table = runs(lambda k, seed: 10 + rng.normal(0, 0.1) if k < 7 else 32.0)
     text = report(table, 32)
-    assert "**not supported**" in text
+    assert "**not determined**: 6 of 18" in text
+    assert "| 0.9 | 2^5, 2^6 | 6 |" in text  # the uncensored moduli's own fit
     assert "| 2^7 | 6 |" in text and text.split("| 2^7 | 6 |")[1].splitlines()[0].rstrip().endswith("| 6 |")
