@@ -28,7 +28,7 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
     rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling \
-    molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn; do
+    molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn pcg_ci pcg_scaling pcg_generators pcg_curriculum; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -55,6 +55,8 @@ python -m methods.rl_representations.overhead reports/rl_sem_classic/runs.csv re
 python -m methods.rl_representations.overhead reports/rl_sem_offpolicy/runs.csv reports/rl_sem_offpolicy/overhead.md --baseline td3
 # OmniMouse's T-OM-2: the scaling grid, power-law fits in data and parameters and the saturation test.
 python -m methods.neural_encoding.scaling reports/omnimouse_scaling/runs.csv reports/omnimouse_scaling/scaling.md
+# T-PCG-1 and the √m verdict (per-seed slopes of log2 pos_90 against log2 m, seed-bootstrap interval).
+python -m methods.prng_learning.scaling reports/pcg_scaling/runs.csv reports/pcg_scaling/scaling.md 32
 # STAT's Table 3 layout (gains against Base and SFT) and GRACE's per-teacher table, from the runs just reported
 # (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
 if [ "$mode" != "--from-runs" ]; then

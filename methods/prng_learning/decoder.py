@@ -1,0 +1,115 @@
+"""The paper's learner (Tao & Barkeshli, arXiv 2510.26792) in miniature: a small Llama decoder (RoPE) trained from
+scratch with next-token cross-entropy on sequences of the training (a, c) pairs, one token per output number,
+cached by recipe + seed + thread count (harness.model_cache); at test time it predicts unseen pairs' sequences
+in context. Its held-out accuracy over training (the steps-to-threshold curve), its per-position accuracy and the
+clustering of its number embeddings by bit-rotation class are recorded with the run."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness import Method, RunContext
+from harness.errors import DataError
+from harness.file_names import file_safe
+from harness.model_cache import cache_root, cached_folder, recipe_digest
+from methods.prng_learning.data import PrngSource
+from methods.prng_learning.params import DecoderParams, ModelConfig
+from methods.prng_learning.task import SequenceInputs
+
+
+def recipe(source: PrngSource, params: DecoderParams) -> ModelConfig:
+    """The decoder's recipe for a source: its modulus, generator(s), split and length, and the method's sizes."""
+    generators = tuple(params.train_generators.split("+")) if params.train_generators else (source.generator,)
+    if source.generator not in generators:
+        raise DataError(f"the decoder trains on {', '.join(generators)} but the dataset holds {source.generator}",
+                        field="params.train_generators", hint="Name the dataset's generator among them.")
+    bits: tuple[int, ...] = ()
+    weights: tuple[float, ...] = ()
+    if params.curriculum:
+        items = [item.split(":") for item in params.curriculum.split(",")]
+        bits = tuple(int(k) for k, _ in items)
+        weights = tuple(float(w) for _, w in items)
+        if source.k not in bits:
+            raise DataError(f"the curriculum {params.curriculum!r} leaves out the target k = {source.k}",
+                            field="params.curriculum", hint="Give the target modulus a weight too.")
+    return ModelConfig(k=source.k, generators=generators, curriculum_bits=bits, curriculum_weights=weights,
+                       seq_len=source.seq_len, d_model=params.d_model, layers=params.layers, heads=params.heads,
+                       steps=params.steps, batch=params.batch, lr=params.lr, test_fraction=source.test_fraction,
+                       split_seed=source.split_seed, max_test_pairs=source.max_test_pairs,
+                       eval_every=params.eval_every)
+
+
+def prepare(config: ModelConfig, seed: int, num_threads: int = 1, cache_dir: str | Path | None = None) -> Path:
+    """The folder of the decoder trained with `config` and `seed` (trained and published there first if absent)."""
+    from methods.prng_learning.training import train
+
+    root = cache_root(cache_dir) / file_safe(f"prng-decoder-{recipe_digest(config, seed, num_threads)}")
+    return cached_folder(root, num_threads, lambda: train(config, seed), _write)
+
+
+def _write(staging: Path, trained: tuple[Any, dict[str, Any]]) -> None:
+    model, record = trained
+    model.save_pretrained(staging)
+    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+@lru_cache(maxsize=8)
+def load(root: Path) -> Any:
+    from transformers import LlamaForCausalLM
+
+    return LlamaForCausalLM.from_pretrained(root).eval()
+
+
+def rotation_class(values: np.ndarray, width: int) -> np.ndarray:
+    """Each value's bit-rotation class (necklace): the smallest of its `width`-bit rotations."""
+    from methods.prng_learning.generators import rotate_right
+
+    values = np.asarray(values, dtype=np.int64)
+    return np.min(np.stack([rotate_right(values, np.full_like(values, r), width) for r in range(width)]), axis=0)
+
+
+def rotation_clustering(embeddings: np.ndarray, width: int, components: int = 8, seed: int = 0) -> tuple[float, float]:
+    """Silhouette of the number embeddings' top principal components against the bit-rotation classes, and the
+    same with the class labels shuffled (what no structure scores)."""
+    from sklearn.decomposition import PCA
+    from sklearn.metrics import silhouette_score
+
+    labels = rotation_class(np.arange(len(embeddings)), width)
+    if not 2 <= len(np.unique(labels)) < len(labels):
+        return float("nan"), float("nan")
+    points = PCA(n_components=min(components, len(embeddings) - 1), random_state=seed).fit_transform(embeddings)
+    shuffled = np.random.default_rng(seed).permutation(labels)
+    return float(silhouette_score(points, labels)), float(silhouette_score(points, shuffled))
+
+
+class Decoder(Method):
+    params_model = DecoderParams
+
+    def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
+        from methods.prng_learning.training import predict
+
+        config = recipe(inputs.source, self.params)
+        root = prepare(config, ctx.seed, num_threads=max(1, ctx.threads))
+        record = json.loads((root / "training.json").read_text())
+        model = load(root)
+        guesses = predict(model, inputs.numbers)
+        ctx.record("train_seconds", record["train_seconds"], "s", higher_is_better=False)
+        ctx.record("parameters", record["parameters"])
+        if record["heldout_curve"]:
+            steps, accs = zip(*record["heldout_curve"], strict=True)
+            ctx.record_curve("heldout_accuracy", steps, accs, higher_is_better=True)
+        steps = [50 * (i + 1) for i in range(len(record["loss"]))]
+        ctx.record_curve("train_loss", steps, record["loss"], higher_is_better=False)
+        correct = guesses[:, 1:] == inputs.numbers[:, 1:]
+        ctx.record_curve("position_accuracy", range(1, inputs.numbers.shape[1]), correct.mean(axis=0),
+                         higher_is_better=True)
+        gen = inputs.source.gen
+        embeddings = model.get_input_embeddings().weight.detach().numpy()[:gen.vocab]
+        score, shuffled = rotation_clustering(embeddings, gen.out_bits, seed=ctx.seed)
+        ctx.record("rotation_silhouette", score, higher_is_better=True)
+        ctx.record("rotation_silhouette_shuffled", shuffled)
+        return guesses
