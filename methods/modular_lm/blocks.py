@@ -54,7 +54,7 @@ class Routing:
             chosen = index[..., 0]
             if self.top_k == 1:
                 hard = nn.functional.one_hot(chosen, experts).to(probs.dtype)
-                weights = hard + probs * hard - (probs * hard).detach()
+                weights = hard + (probs * hard - (probs * hard).detach())  # exactly one-hot forward
             else:
                 weights = torch.zeros_like(probs).scatter(-1, index, top / top.sum(dim=-1, keepdim=True))
         if self.record:

@@ -137,7 +137,8 @@ class FactBase:
     food: dict[str, str]
 
     def statements(self) -> list[str]:
-        return [s for e in self.entities for s in (f"the {e} lives in {self.city[e]} .", f"the {e} eats {self.food[e]} .")]
+        return [s for e in self.entities
+                for s in (f"the {e} lives in {self.city[e]} .", f"the {e} eats {self.food[e]} .")]
 
 
 def fact_base(entities: int, seed: int) -> FactBase:

@@ -65,14 +65,15 @@ def contingency(counts: np.ndarray, labels: np.ndarray, classes: int) -> np.ndar
 
 
 def mutual_information(table: np.ndarray) -> float:
-    """Plug-in I(row; column) in bits of a count table (0 for an empty one)."""
+    """Plug-in I(row; column) in bits of a count table (0 for an empty one, or one with a single used row or column:
+    exactly, not up to rounding)."""
     total = table.sum()
-    if total == 0:
+    if total == 0 or (table.sum(axis=0) > 0).sum() < 2 or (table.sum(axis=1) > 0).sum() < 2:
         return 0.0
     joint = table / total
     outer = joint.sum(axis=1, keepdims=True) @ joint.sum(axis=0, keepdims=True)
     nonzero = joint > 0
-    return float(np.sum(joint[nonzero] * np.log2(joint[nonzero] / outer[nonzero])))
+    return max(0.0, float(np.sum(joint[nonzero] * np.log2(joint[nonzero] / outer[nonzero]))))
 
 
 def conditional_entropy(table: np.ndarray) -> float:

@@ -73,6 +73,8 @@ class DomainQA(Task):
     """Generated four-domain questions (the same test set for every seed; the seed trains the models) or a
     user's generations (`byo`)."""
 
+    tiny_instance_is_slow = True  # it pre-trains a tiny base (a few seconds)
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "modular_lm.domain_qa", "the corpus's splits are the loader's")
 
