@@ -18,7 +18,7 @@ class FinetuneParams(MethodParams):
     training data after the shared dense pre-training, and the answer token's loss weight."""
 
     tiny = {"steps": 6, "batch_size": 8}
-    steps: int = Field(600, ge=1, description="fine-tuning steps (for MiCRo: the three stages together)")
+    steps: int = Field(400, ge=1, description="fine-tuning steps (for MiCRo: the three stages together)")
     batch_size: int = Field(32, ge=1)
     learning_rate: float = Field(1e-3, gt=0, description="AdamW, a 5% warm-up then a cosine decay to 10% [inferred]")
     answer_weight: float = Field(3.0, gt=0, description="loss weight of the answer and end tokens [inferred]")
@@ -45,7 +45,7 @@ class MiCRoParams(MixtureParams):
                                                              "[inferred share; top-2 from the spec's config]")
     stage2_top_k: int = Field(2, ge=1, le=8, description="experts mixed per token in stage 2 (the spec's config)")
     router_label_weight: float = Field(
-        0.0, ge=0, description="weight of a cross-entropy of the router against the domain label in stage 2 "
+        1.0, ge=0, description="weight of a cross-entropy of the router against the domain label in stage 2 "
                                "(0: the language-model loss alone trains the router) [inferred]")
 
     def stage_steps(self) -> tuple[int, int, int]:

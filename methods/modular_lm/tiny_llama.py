@@ -30,7 +30,7 @@ class BaseConfig:
     intermediate_size: int = 128
     num_layers: int = 2
     num_heads: int = 4
-    steps: int = 1500
+    steps: int = 2000
     batch_size: int = 32
     learning_rate: float = 3e-3
     answer_weight: float = 3.0
