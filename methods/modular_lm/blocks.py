@@ -33,12 +33,15 @@ class Routing:
     removed: tuple[int, ...] = ()
     bias: torch.Tensor | None = None
     record: bool = False
+    keep_logits: bool = False  # stage 2's label loss reads the routers' logits
     chosen: list[torch.Tensor] = field(default_factory=list)  # per layer: (batch, seq) expert ids
     logits: list[torch.Tensor] = field(default_factory=list)  # per layer: (batch, seq, E) router logits
 
     def weights(self, logits: torch.Tensor) -> torch.Tensor:
         """(batch, seq, E) mixing weights of the experts' outputs for router `logits`."""
         experts = logits.shape[-1]
+        if self.keep_logits:
+            self.logits.append(logits)
         if self.fixed is not None:
             chosen = self.fixed
             weights = nn.functional.one_hot(chosen, experts).to(logits.dtype)

@@ -39,16 +39,15 @@ def curriculum(model: Any, stream: Any, params: MiCRoParams, seed: int) -> tuple
             routing.fixed = None
 
     def router_loss(m: Any, batch: Any) -> Any:
-        routing.record = params.router_label_weight > 0
+        routing.keep_logits = params.router_label_weight > 0
         routing.logits.clear()
         loss = batch_loss(m, batch)
-        if routing.record:
+        if routing.keep_logits:
             keep = batch.attention_mask.bool()
             labels = batch.token_domains()[keep]
             loss = loss + params.router_label_weight * torch.stack([
                 torch.nn.functional.cross_entropy(logits[keep], labels) for logits in routing.logits]).mean()
-        routing.record = False
-        routing.chosen.clear()
+        routing.keep_logits = False
         routing.logits.clear()
         return loss
 
