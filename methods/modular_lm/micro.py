@@ -57,7 +57,8 @@ def curriculum(model: Any, stream: Any, params: MiCRoParams, seed: int) -> tuple
         p.requires_grad_(False)
     routing.top_k = params.stage2_top_k
     router_params = [p for r in routers(model) for p in r.parameters()]
-    losses["stage2_loss"] = train_steps(model, stream, stage2, size, lr, router_params, router_loss)
+    losses["stage2_loss"] = train_steps(model, stream, stage2, size, params.router_learning_rate, router_params,
+                                        router_loss)
     for p in frozen:
         p.requires_grad_(True)
     routing.top_k = 1

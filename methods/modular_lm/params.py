@@ -43,6 +43,9 @@ class MiCRoParams(MixtureParams):
                                                              "domain's data, routing fixed by the label [inferred]")
     stage2_share: float = Field(0.2, gt=0, lt=1, description="share of steps training only the routers, top-2 "
                                                              "[inferred share; top-2 from the spec's config]")
+    router_learning_rate: float = Field(1e-2, gt=0, description="stage 2's learning rate (routers only): 10x the "
+                                                                "experts' rate, as 50 steps of 1e-3 left the routers "
+                                                                "near chance on the CI corpus [inferred]")
     stage2_top_k: int = Field(2, ge=1, le=8, description="experts mixed per token in stage 2 (the spec's config)")
     router_label_weight: float = Field(
         1.0, ge=0, description="weight of a cross-entropy of the router against the domain label in stage 2 "
