@@ -20,7 +20,7 @@ def _step(model, batch):
     loss = batch_loss(model, batch)
     loss.backward()
     model.zero_grad(set_to_none=True)
-    return float(loss)
+    return float(loss.detach())
 
 
 @pytest.mark.parametrize("experts", [1, 4])
