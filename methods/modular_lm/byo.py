@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import DataError
-from harness.json_lines import json_object
+from harness.json_lines import json_objects
 from methods.modular_lm.scoring import is_numeric
 
 _KEYS = {"id", "question", "input", "target", "generation", "domain"}
@@ -42,16 +42,9 @@ def _text(record: dict, key: str, path: Path, number: int, hint: str) -> str:
 
 def read_generations(path: Path) -> list[Generation]:
     """Every line of `path` in file order."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot be read: {exc}", file=path) from None
     rows: list[Generation] = []
     seen: set[str] = set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = json_object(line, path, number, _KEYS)
+    for number, record in json_objects(path, _KEYS):
         name = record.get("id")
         if not isinstance(name, str | int) or isinstance(name, bool) or str(name) == "":
             raise DataError("no 'id' (a non-empty string or an integer)", file=path, line=number, field="id")
