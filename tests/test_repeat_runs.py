@@ -22,7 +22,7 @@ from harness.run_inputs import _DATA_CACHE
 
 SUITES = Path(__file__).resolve().parent / "repeat_runs"
 SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks",
-        "rl_representations", "molecule_opt", "protein_design")
+        "rl_representations", "molecule_opt", "protein_design", "modular_lm")
 FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
 # Methods that replay a user's files, which no suite here can name (they live under the user's data root);
 # each is tested end to end in its family's tests instead.
