@@ -3,7 +3,7 @@ the shared first step of the families' bring-your-own readers."""
 from __future__ import annotations
 
 import json
-from collections.abc import Set
+from collections.abc import Iterator, Set
 from pathlib import Path
 from typing import Any
 
@@ -23,3 +23,15 @@ def json_object(line: str, path: Path, number: int, keys: Set[str]) -> dict[str,
         raise DataError(f"unknown key {unknown[0]!r}", file=path, line=number, field=unknown[0],
                         hint=f"A line takes {', '.join(sorted(keys))}.")
     return record
+
+
+def json_objects(path: Path, keys: Set[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of every non-blank line of `path`, each checked by `json_object`; an unreadable
+    file is a `DataError` naming it."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot be read: {exc}", file=path) from None
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield number, json_object(line, path, number, keys)

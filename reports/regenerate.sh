@@ -28,7 +28,8 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     visual_puzzles_ci visual_puzzles spacecontrol_ci spacecontrol_tradeoff lm_eval_tiny \
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
     rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling \
-    molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn pcg_ci pcg_scaling pcg_generators pcg_curriculum; do
+    molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn pcg_ci pcg_scaling pcg_generators pcg_curriculum \
+    micro_ci micro_main micro_analysis; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
@@ -66,3 +67,8 @@ fi
 # MoMPNN's T-PA-1 and T-PA-2 (pareto_rounds.png) and the HP toy's T-PA-3 layouts, from the reports just written.
 python -m methods.protein_design.tables reports/protein_mompnn reports/protein_mompnn/tables.md
 python -m methods.protein_design.tables reports/protein_hp_lattice reports/protein_hp_lattice/tables.md
+# MiCRo's ablation heatmap, per-layer routing tables and non-inferiority check (T-MiCRo-2/3), from the runs just
+# reported (they read the runs' predictions from the store, so `--from-runs` keeps the committed ones).
+if [ "$mode" != "--from-runs" ]; then
+  python -m methods.modular_lm.analysis_report reports/micro_analysis/runs.csv reports/micro_analysis --store "$store"
+fi

@@ -1,0 +1,73 @@
+"""The datasets: `generated` (the four-domain corpus of `corpus.py` and the recipe of the dense base each seed
+pre-trains) and `byo` (a user's GSM8K/BBH-style generations, `byo.py`)."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from harness import DataError
+from methods.modular_lm.byo import Generation, read_generations
+from methods.modular_lm.corpus import CorpusConfig, build_corpus
+from methods.modular_lm.task import ModularInputs, Truth
+
+_MODEL_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
+
+
+@dataclass(frozen=True)
+class GeneratedSource:
+    corpus: CorpusConfig
+    model: Mapping[str, Any]
+    recorded: Mapping[str, str] | None = None  # the tiny instance's reference answers, for `recorded`
+
+    def inputs(self) -> ModularInputs:
+        test = build_corpus(self.corpus).test
+        return ModularInputs(tuple(replace(e, answer="") for e in test), self.corpus, self.model, self.recorded)
+
+    def truth(self) -> dict[str, Truth]:
+        return {e.id: Truth(e.domain, e.ood, e.answer) for e in build_corpus(self.corpus).test}
+
+
+@dataclass(frozen=True)
+class ByoSource:
+    rows: tuple[Generation, ...]
+
+    def inputs(self) -> ModularInputs:
+        from methods.modular_lm.corpus import Example
+
+        examples = tuple(Example(r.id, r.domain, "byo", r.question, "") for r in self.rows)
+        return ModularInputs(examples, CorpusConfig(), None, {r.id: r.generation for r in self.rows})
+
+    def truth(self) -> dict[str, Truth]:
+        return {r.id: Truth(r.domain, False, r.target) for r in self.rows}
+
+
+def _corpus_of(model: Mapping[str, Any]) -> CorpusConfig:
+    if "path" in model:
+        record = Path(str(model["path"])).expanduser() / "training.json"
+        corpus = json.loads(record.read_text()).get("config", {}).get("corpus") if record.is_file() else None
+        return CorpusConfig(**corpus) if corpus else CorpusConfig()
+    corpus = dict(model.get("config") or {}).get("corpus") or {}
+    try:
+        return CorpusConfig(**corpus)
+    except TypeError as exc:
+        raise DataError(f"bad corpus config: {exc}", field="args.model.config.corpus") from None
+
+
+def generated(model: Mapping[str, Any] | None = None) -> GeneratedSource:
+    """The generated corpus's test split (in-distribution and held-out templates, the same for every seed);
+    `model`: the dense base's recipe ({config, num_threads, cache_dir}; its `config.corpus` sets the corpus),
+    pre-trained per run seed on first use, or {path: DIR} of a base saved by this family."""
+    model = dict(model or {})
+    unknown = sorted(set(model) - _MODEL_KEYS)
+    if unknown:
+        raise DataError(f"unknown model argument {unknown[0]!r}", field=f"args.model.{unknown[0]}",
+                        hint=f"Known: {', '.join(sorted(_MODEL_KEYS))}.")
+    return GeneratedSource(_corpus_of(model), model)
+
+
+def byo(path: str | Path) -> ByoSource:
+    """Your model's generations on GSM8K/BBH-style questions from a JSONL (`byo.py`), scored like the corpus."""
+    return ByoSource(tuple(read_generations(Path(path))))
