@@ -31,12 +31,15 @@ def test_toy_expected_costs_are_distinct_enough_to_rank_and_rank_differently_per
 
 
 def test_population_minimiser_is_proportional_to_the_other_entities_costs():
-    """With the expected costs, the minimiser's softmax is p_j = (sum_i E c_i - E c_j) / normaliser."""
-    scorer = train_scorer(np.eye(4), EXPECTED, LINEAR, seed=0)
+    """With the expected costs, the minimiser's softmax is p_j = (sum_i E c_i - E c_j) / normaliser. Trained to
+    convergence (lr 0.05, 3000 epochs: within 4e-6 of it); at lr 0.1 Adam still circles the minimiser after 600
+    epochs, within 2e-3 on an Intel Xeon and 3.4e-3 on an AMD EPYC."""
+    converged = ScorerConfig(hidden=0, epochs=3000, lr=0.05, weight_decay=0.0)
+    scorer = train_scorer(np.eye(4), EXPECTED, converged, seed=0)
     scores = scorer.scores(np.eye(4))
     softmax = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
     weights = EXPECTED.sum(axis=1, keepdims=True) - EXPECTED
-    np.testing.assert_allclose(softmax, weights / weights.sum(axis=1, keepdims=True), atol=2e-3)
+    np.testing.assert_allclose(softmax, weights / weights.sum(axis=1, keepdims=True), atol=1e-4)
 
 
 @pytest.fixture(scope="module")

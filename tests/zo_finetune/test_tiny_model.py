@@ -35,7 +35,8 @@ def test_recipe_changes_name_a_new_folder(tmp_path):
 @pytest.mark.slow
 def test_a_recipe_retrained_in_a_fresh_cache_has_the_same_weights_whatever_the_process_threads(tmp_path):
     """Run keys hash the recipe, not the weights, so retraining must give the weights back exactly. At
-    batch 32 one and two threads round differently (smaller batches happen not to): the recipe's count rules."""
+    batch 32 one and two threads round differently on an Intel Xeon (smaller batches happen not to): the
+    recipe's count rules. Where they round alike (an AMD EPYC) the check cannot tell, and says so."""
     import hashlib
 
     import torch
@@ -51,7 +52,10 @@ def test_a_recipe_retrained_in_a_fresh_cache_has_the_same_weights_whatever_the_p
         first, again, two_threads = weights("a", 1), weights("b", 2), weights("c", 1, num_threads=2)
     finally:
         torch.set_num_threads(previous)
-    assert first == again and two_threads != first
+    assert first == again
+    if two_threads == first:
+        pytest.skip("one and two threads give the same weights on this CPU: whether the recipe's count rules "
+                    "over the process's cannot be seen here")
 
 
 def test_unknown_architecture_is_a_clear_error(tokenizer):
