@@ -80,28 +80,30 @@ def _story(rng: random.Random) -> tuple[str, str, str, str, str]:
     return p, q, rng.choice(OBJECTS), first, second
 
 
+def _moved(p: str, q: str, obj: str, first: str, second: str, watched: bool = False) -> str:
+    """The story every social question asks about: q moves p's object while p is away (or while p watches)."""
+    away = "stays" if watched else "leaves"
+    return f"{p} puts the {obj} in the {first} . {p} {away} . {q} moves the {obj} to the {second} . "
+
+
 def _false_belief(rng: random.Random) -> tuple[str, str]:
     p, q, obj, first, second = _story(rng)
-    return (f"{p} puts the {obj} in the {first} . {p} leaves . {q} moves the {obj} to the {second} . "
-            f"where will {p} look for the {obj} ?", first)
+    return _moved(p, q, obj, first, second) + f"where will {p} look for the {obj} ?", first
 
 
 def _true_belief(rng: random.Random) -> tuple[str, str]:
     p, q, obj, first, second = _story(rng)
-    return (f"{p} puts the {obj} in the {first} . {p} stays . {q} moves the {obj} to the {second} . "
-            f"where will {p} look for the {obj} ?", second)
+    return _moved(p, q, obj, first, second, watched=True) + f"where will {p} look for the {obj} ?", second
 
 
 def _reality(rng: random.Random) -> tuple[str, str]:
     p, q, obj, first, second = _story(rng)
-    return (f"{p} puts the {obj} in the {first} . {p} leaves . {q} moves the {obj} to the {second} . "
-            f"where is the {obj} ?", second)
+    return _moved(p, q, obj, first, second) + f"where is the {obj} ?", second
 
 
 def _false_belief_ood(rng: random.Random) -> tuple[str, str]:
     p, q, obj, first, second = _story(rng)
-    return (f"{p} puts the {obj} in the {first} . {p} leaves . {q} moves the {obj} to the {second} . "
-            f"{p} comes back . where will {p} look for the {obj} ?", first)
+    return _moved(p, q, obj, first, second) + f"{p} comes back . where will {p} look for the {obj} ?", first
 
 
 def _agreement(rng: random.Random, attractor: bool, relative: bool = False) -> tuple[str, str]:
