@@ -30,7 +30,7 @@ from harness.errors import HarnessError
 from harness.executors.base import (ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted, execute_remote,
                                     failure_record)
 from harness.executors.slurm_journal import SubmissionJournal
-from harness.executors.slurm_params import slurm_parameters, status_of_state, thread_setup
+from harness.executors.slurm_params import WARNING_SIGNAL_DELAY_S, slurm_parameters, status_of_state, thread_setup
 from harness.planner import RunSpec
 from harness.record import RunRecord, Status, utc_now
 from harness.run_folders import ExecutionFiles, slurm_folder
@@ -49,9 +49,10 @@ _STDERR_TAIL_LINES = 20
 def run_array_task(spec: RunSpec, settings: ExecutionSettings) -> RunRecord:
     """The body of one array task: the same `execute` as every other executor.
 
-    Submitit turns the signal Slurm sends ahead of the time limit into an exception inside
-    the run, which would record a timeout as `failed`; ignoring it lets the time limit end
-    the job, which the coordinator records as `timeout`.
+    Submitit turns the signal Slurm sends ahead of the time limit (asked for as late as it
+    can come: `WARNING_SIGNAL_DELAY_S`) into an exception inside the run, which would record
+    a timeout as `failed`; ignoring it lets the time limit end the job, which the coordinator
+    records as `timeout`.
     """
     signal.signal(signal.SIGUSR2, signal.SIG_IGN)
     faulthandler.enable()  # a segfault's stack lands in the run's log, as with a local worker
@@ -146,7 +147,7 @@ class SlurmExecutor(Executor):
         executor = submitit.AutoExecutor(folder=self._folder(suite) / "%j", cluster=self.cluster)
         executor.update_parameters(
             name=f"harness-{suite}", slurm_array_parallelism=self.settings.slurm_max_concurrent,
-            **{f"{self.cluster}_setup": thread_setup(threads)},
+            **{f"{self.cluster}_setup": thread_setup(threads)}, slurm_signal_delay_s=WARNING_SIGNAL_DELAY_S,
             **slurm_parameters(first.resources, first.timeout, self.settings.slurm_partition),
         )
         try:

@@ -15,6 +15,13 @@ from harness.suite import Resources
 # own timeout does not count (the local executor starts the clock once its worker is ready).
 STARTUP_ALLOWANCE_MIN = 1
 
+# How long before its time limit Slurm sends a job submitit's warning signal (USR2; submitit's default is 90 s).
+# A run ignores it (`run_array_task`), but one that lands while the interpreter is still starting kills the job:
+# slurmctld checks for due warnings every 30 s and sends them up to that much early, so at 90 s a job with the
+# shortest limit (2 minutes) could be signalled as it starts, and was. At 0 a warning can only come in the last
+# 30 s, when the time limit is about to end the job anyway.
+WARNING_SIGNAL_DELAY_S = 0
+
 # Slurm's terminal job states that say why a job left no record; anything else means it was lost.
 _STATUS_OF_STATE: dict[str, Status] = {"TIMEOUT": "timeout", "DEADLINE": "timeout", "OUT_OF_MEMORY": "oom"}
 

@@ -117,7 +117,8 @@ def test_sbatch_scripts_request_each_methods_resources_as_capped_arrays(write_su
     specs = _specs(write_suite, TWO_REQUESTS)
     assert len(_submit_all(specs, tmp_path / "runs")) == 6
     small, big = (fake_slurm / "0.sh").read_text(), (fake_slurm / "1.sh").read_text()
-    for line in ("--array=0-3%2", "--partition=cpu", "--cpus-per-task=1", "--time=2", "--job-name=harness-requests"):
+    for line in ("--array=0-3%2", "--partition=cpu", "--cpus-per-task=1", "--time=2", "--job-name=harness-requests",
+                 "--signal=USR2@0"):
         assert f"#SBATCH {line}\n" in small
     assert "--gpus-per-node" not in small and "--mem" not in small
     for line in ("--array=0-1%2", "--partition=gpu", "--gpus-per-node=1", "--cpus-per-task=4", "--mem=8GB",
@@ -221,8 +222,8 @@ def test_real_slurm_coordinator_restarted_after_sigkill_reattaches_its_jobs(cli,
     coordinator.wait()
     submitted = json.loads(journal.read_text())
 
-    code, out, _ = cli("run", suite, "--store", str(store), "--executor", "slurm")
-    assert code == 0 and Store(store).count() == 4
+    code, out, err = cli("run", suite, "--store", str(store), "--executor", "slurm")
+    assert code == 0 and Store(store).count() == 4, (out, err, [r["error"] for r in Store(store).records()])
     executed = int(re.search(r"(\d+) runs executed", out).group(1))
     again = {key for key, entry in json.loads(journal.read_text()).items() if entry != submitted[key]}
     # each execution leaves its own predictions file (record files are removed once stored)
