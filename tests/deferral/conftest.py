@@ -3,21 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from harness import Instance, RunContext
+from harness import Instance
 from methods.deferral.data import gaussian_mixture, load_bundled
 from methods.deferral.task import DeferralAllocation
 
 TASK = DeferralAllocation()
-
-
-def context(seed: int = 0) -> RunContext:
-    return RunContext(seed=seed, device="cpu", threads=1)
-
-
-def scored(instance: Instance, method, metrics: dict) -> dict[str, float]:  # noqa: ANN001
-    """Run `method` on `instance` and score its predictions table with `metrics` ({key: Metric})."""
-    table = TASK.predictions(instance, method.run(instance.inputs, context()))
-    return TASK.score(instance, table, metrics)
 
 
 @pytest.fixture(scope="session")

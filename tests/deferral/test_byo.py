@@ -8,7 +8,8 @@ import pytest
 from harness import DataError
 from methods.deferral.byo import load_expert_table
 from methods.deferral.topk import TopKL2D
-from tests.deferral.conftest import TASK, context
+from tests.deferral.conftest import TASK
+from tests.method_runs import context
 
 COSTS = {"alice": 0.1, "bob": 0.05}
 

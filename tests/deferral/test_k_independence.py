@@ -8,7 +8,7 @@ from methods.deferral import scorer as scorer_module
 from methods.deferral.baselines.l2d_two_stage import TwoStageL2D
 from methods.deferral.topk import TopKL2D
 from methods.deferral.topkx import TopKx
-from tests.deferral.conftest import context
+from tests.method_runs import context
 
 
 @pytest.fixture

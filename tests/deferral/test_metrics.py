@@ -10,7 +10,8 @@ from methods.deferral import metrics as m
 from methods.deferral.baselines.random_k import RandomK
 from methods.deferral.problem import AllocationTruth
 from methods.deferral.scored import OperatingPoint, ScoredAllocation, scored_allocation
-from tests.deferral.conftest import TASK, context
+from tests.deferral.conftest import TASK
+from tests.method_runs import context
 
 COSTS = np.array([0.0, 0.1, 0.3])
 

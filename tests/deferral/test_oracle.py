@@ -10,7 +10,8 @@ from methods.deferral import metrics as m
 from methods.deferral.baselines.oracle import BayesOracle
 from methods.deferral.data import gaussian_mixture
 from methods.deferral.task import DeferralAllocation
-from tests.deferral.conftest import context, scored
+from tests.deferral.conftest import TASK
+from tests.method_runs import context, scored
 
 REGRET = {"regret": m.REGRET}
 
@@ -19,14 +20,14 @@ REGRET = {"regret": m.REGRET}
 def test_oracle_regret_is_zero_at_every_k(fixture, request):
     instance = request.getfixturevalue(fixture)
     for k in range(1, instance.inputs.num_entities + 1):
-        assert scored(instance, BayesOracle(k=k), REGRET)["regret"] == pytest.approx(0.0, abs=1e-12)
+        assert scored(TASK, instance, BayesOracle(k=k), REGRET)["regret"] == pytest.approx(0.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in methods.names() if n.startswith("deferral.")))
 def test_every_method_has_non_negative_regret(name, mixture_instance):
     entry = methods.get(name)
     method = entry(**entry.params_model.tiny)
-    assert scored(mixture_instance, method, REGRET)["regret"] >= 0.0
+    assert scored(TASK, mixture_instance, method, REGRET)["regret"] >= 0.0
 
 
 def test_expected_costs_come_from_the_posterior_and_the_competence_map():
@@ -46,4 +47,4 @@ def test_expected_costs_come_from_the_posterior_and_the_competence_map():
 def test_a_learned_top_1_has_positive_regret_on_the_mixture(mixture_instance):
     from methods.deferral.topk import TopKL2D
 
-    assert scored(mixture_instance, TopKL2D(k=1), REGRET)["regret"] > 0.01
+    assert scored(TASK, mixture_instance, TopKL2D(k=1), REGRET)["regret"] > 0.01

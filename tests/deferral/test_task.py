@@ -13,7 +13,8 @@ from methods.deferral.experts import ClassSpecialists
 from methods.deferral.metrics import ACCURACY
 from methods.deferral.problem import Allocation
 from methods.deferral.splits import SplitSpec, four_parts
-from tests.deferral.conftest import TASK, context
+from tests.deferral.conftest import TASK
+from tests.method_runs import context
 
 
 def test_weighted_vote_breaks_ties_towards_the_heaviest_voter():

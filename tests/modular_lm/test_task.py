@@ -10,17 +10,13 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("math_verify")
 
-from harness.context import RunContext  # noqa: E402
 from methods.modular_lm.baselines.dense import Dense  # noqa: E402
 from methods.modular_lm.baselines.recorded import Recorded  # noqa: E402
 from methods.modular_lm.micro import MiCRo  # noqa: E402
 from methods.modular_lm.task import DomainQA, scored_run  # noqa: E402
+from tests.method_runs import context  # noqa: E402
 
 pytestmark = pytest.mark.slow
-
-
-def context(seed: int = 0) -> RunContext:
-    return RunContext(seed=seed, device="cpu", threads=1)
 
 
 @pytest.fixture(scope="module")

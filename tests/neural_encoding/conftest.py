@@ -3,21 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from harness import Instance, RunContext
+from harness import Instance
 from methods.neural_encoding.cortex import CortexSpec
 from methods.neural_encoding.task import NeuralEncoding
 
 TASK = NeuralEncoding()
 SMALL = CortexSpec(sessions=2, neurons=16, train_trials=24, test_movies=3, repeats=3, time_bins=16, frame=12)
-
-
-def context(seed: int = 0) -> RunContext:
-    return RunContext(seed=seed, device="cpu", threads=1)
-
-
-def scored(instance: Instance, method, metrics: dict) -> dict[str, float]:  # noqa: ANN001
-    table = TASK.predictions(instance, method.run(instance.inputs, context()))
-    return TASK.score(instance, table, metrics)
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ from harness import DataError
 from methods.neural_encoding.baselines.recorded import RecordedPredictions
 from methods.neural_encoding.byo import load_traces
 from methods.neural_encoding.metrics import CORR_TO_AVERAGE, POP_STIM_R
-from tests.neural_encoding.conftest import TASK, scored
+from tests.method_runs import scored
+from tests.neural_encoding.conftest import TASK
 
 
 def _write(folder, name="s0.npz", trials=6, **fields):
@@ -25,7 +26,7 @@ def _write(folder, name="s0.npz", trials=6, **fields):
 def test_recorded_traces_score_as_scipy_pearson_per_neuron(tmp_path):
     arrays = _write(tmp_path)
     instance = TASK.instance(load_traces(tmp_path), {}, 0)
-    values = scored(instance, RecordedPredictions(), {"r": POP_STIM_R, "avg": CORR_TO_AVERAGE})
+    values = scored(TASK, instance, RecordedPredictions(), {"r": POP_STIM_R, "avg": CORR_TO_AVERAGE})
     expected = np.mean([stats.pearsonr(arrays["responses"][..., u].ravel(),
                                        arrays["predictions"][..., u].ravel()).statistic for u in range(3)])
     assert values["r"] == pytest.approx(expected) and np.isfinite(values["avg"])

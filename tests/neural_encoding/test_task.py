@@ -12,7 +12,8 @@ from methods.neural_encoding.columns import COLUMNS
 from methods.neural_encoding.metrics import FORECAST_R, POP_STIM_R, RUNNING_R
 from methods.neural_encoding.omnimouse import OmniMouse
 from methods.neural_encoding.task import split_spec
-from tests.neural_encoding.conftest import TASK, context, scored
+from tests.method_runs import context, scored
+from tests.neural_encoding.conftest import TASK
 
 METRICS = {"forecast": FORECAST_R, "pop_stim": POP_STIM_R, "running": RUNNING_R}
 
@@ -27,9 +28,9 @@ def test_each_column_zeroes_its_targets_in_the_test_view(small_instance):
 
 
 def test_ground_truth_beats_trial_average_and_ridge_decodes_running(small_instance):
-    truth = scored(small_instance, GroundTruthRate(), METRICS)
-    average = scored(small_instance, TrialAverage(), METRICS)
-    ridge = scored(small_instance, RidgeEncoder(), METRICS)
+    truth = scored(TASK, small_instance, GroundTruthRate(), METRICS)
+    average = scored(TASK, small_instance, TrialAverage(), METRICS)
+    ridge = scored(TASK, small_instance, RidgeEncoder(), METRICS)
     assert truth["pop_stim"] > average["pop_stim"] and truth["pop_stim"] > ridge["pop_stim"]
     assert np.isnan(truth["running"]) and ridge["running"] > 0.3
 

@@ -64,7 +64,7 @@ def test_recorded_designs_are_scored_like_a_methods_with_their_self_consistency(
     from methods.protein_design.metrics import KL_REFERENCE, RECOVERY, SC_RMSD, SC_TM
     from methods.protein_design.recorded import RecordedDesigns
     from methods.protein_design.task import InverseFolding
-    from tests.protein_design.conftest import context
+    from tests.method_runs import context
 
     folder = _folder(tmp_path)
     (tmp_path / "d.csv").write_text("backbone,sequence,predicted_structure\n"

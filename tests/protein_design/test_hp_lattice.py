@@ -8,7 +8,7 @@ import pytest
 from methods.protein_design.hp_lattice import all_sequences, designability, lattice, walks
 from methods.protein_design.hp_methods import HPAlignment, HPExhaustive, HPReference
 from methods.protein_design.hp_task import HPLatticeDesign, load_hp_targets, scored_hp
-from tests.protein_design.conftest import context
+from tests.method_runs import context
 
 # c_k, the number of k-step self-avoiding walks on the square lattice (OEIS A001411)
 SAW_COUNTS = {2: 12, 3: 36, 4: 100, 5: 284, 6: 780, 7: 2172, 8: 5916, 9: 16268}

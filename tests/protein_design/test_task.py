@@ -11,7 +11,8 @@ from methods.protein_design.metrics import (DESIGNABILITY, DEVELOPABILITY, DIVER
 from methods.protein_design.problem import Designs
 from methods.protein_design.sampling import InferenceBias, MPNNSampling
 from methods.protein_design.task import InverseFolding
-from tests.protein_design.conftest import context, needs_weights
+from tests.method_runs import context
+from tests.protein_design.conftest import needs_weights
 
 pytestmark = needs_weights
 TASK = InverseFolding()
