@@ -7,8 +7,9 @@ up, down), initialised by the truncated SVD of the group's mean weight and learn
       + lambda * mean_{l, p} [ ||sigma(G_p) - sigma_r(W_lp)||^2 / ||sigma_r(W_lp)||^2
                                + (1 - ||U_k(W)' U_k(G)||_F^2 / k) + (1 - ||V_k(W)' V_k(G)||_F^2 / k) ]
 
-on calibration activations X_l (the FFN inputs of training lines), stopping early at an exact fit. G's SVD is taken through QR of its factors
-and the SVD of the r x r core, which keeps the gradients finite where G has zero singular values.
+on calibration activations X_l (the FFN inputs of training lines), stopping early at an exact fit. G's SVD is
+taken through QR of its factors and the SVD of the r x r core, which keeps the gradients finite where G has zero
+singular values.
 
 Reshaping: G = U S V' is cut to the student's rank r_t = min(r, out_t, in_t); the singular vectors keep the
 student's rows (truncation: the chosen channels and neurons) or gain zero rows (expansion), and are made
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -38,7 +40,7 @@ class FFN:
         return self.gate, self.up, self.down
 
 
-def ffn_of(block: torch.nn.Module) -> FFN:
+def ffn_of(block: Any) -> FFN:
     mlp = block.mlp
     return FFN(mlp.gate_proj.weight.detach(), mlp.up_proj.weight.detach(), mlp.down_proj.weight.detach())
 

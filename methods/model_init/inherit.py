@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -50,11 +51,11 @@ def check_shapes(source: Shape, student: Shape) -> None:
 
 
 @torch.no_grad()
-def inherit(student: torch.nn.Module, source: torch.nn.Module, plan: Plan, ffn: bool = True) -> None:
+def inherit(student: Any, source: Any, plan: Plan, ffn: bool = True) -> None:
     """Copy the plan's slices of `source` into `student` (whose shape they must fit); `ffn=False` leaves the
     student's FFNs as they are (MASA writes its own)."""
     c = plan.channels
-    s_model, t_model = source.model, student.model  # type: ignore[union-attr]
+    s_model, t_model = source.model, student.model
     t_model.embed_tokens.weight.copy_(s_model.embed_tokens.weight[:, c])
     t_model.norm.weight.copy_(s_model.norm.weight[c])
     head_dim = s_model.layers[0].self_attn.head_dim

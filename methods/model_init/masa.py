@@ -19,6 +19,7 @@ from methods.model_init.task import InitInputs
 
 class Masa(Initialiser):
     params_model: ClassVar[type[MasaParams]] = MasaParams
+    params: MasaParams
 
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:

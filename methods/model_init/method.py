@@ -26,6 +26,7 @@ Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FF
 
 class Initialiser(Method):
     params_model: ClassVar[type[InitParams]] = InitParams
+    params: InitParams
 
     @abstractmethod
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:

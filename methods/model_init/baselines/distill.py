@@ -15,6 +15,7 @@ from methods.modular_lm.vocab import PAD
 
 class Distill(RandomInit):
     params_model: ClassVar[type[DistillParams]] = DistillParams
+    params: DistillParams
 
     def step_loss(self, source: Any) -> StepLoss:
         alpha, temperature = self.params.alpha, self.params.temperature

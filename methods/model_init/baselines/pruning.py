@@ -42,6 +42,7 @@ class MagnitudePrune(Initialiser):
 
 class StructuredPrune(Initialiser):
     params_model: ClassVar[type[CalibratedParams]] = CalibratedParams
+    params: CalibratedParams
 
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
