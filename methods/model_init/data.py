@@ -73,7 +73,7 @@ def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Ma
 
 
 def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None,
-              student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 128
+              student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64
               ) -> InitSource:
     """modular_lm's corpus (`corpus`: its CorpusConfig), the source's recipe (`source`: {config, seed,
     num_threads, cache_dir} or {path}), the student's shape ({hidden, layers, heads, ffn}), the dev-loss
@@ -83,6 +83,6 @@ def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any]
 
 
 def byo(path: str | Path, source: Mapping[str, Any] | None = None, student: Mapping[str, Any] | None = None,
-        threshold: float = 1.0, eval_lines: int = 128) -> InitSource:
+        threshold: float = 1.0, eval_lines: int = 64) -> InitSource:
     """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines."""
     return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines)

@@ -21,6 +21,7 @@ from methods.model_init.text import LineStream, encode_batch
 from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss, train
 from methods.modular_lm.vocab import PAD
 
+CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares
 Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FFN stands for
 
 
@@ -58,8 +59,9 @@ class Initialiser(Method):
         ctx.record_curve("val_loss", steps, losses, unit="nats", higher_is_better=False)
         prompts = inputs.corpus.test
         figures["perplexity"] = math.exp(mean_loss(student, tokenizer, inputs.corpus.dev))
-        figures["cka"] = linear_cka(hidden_states(source, tokenizer, prompts).numpy(),
-                                    hidden_states(student, tokenizer, prompts).numpy())
+        probe = prompts[:CKA_PROMPTS]
+        figures["cka"] = linear_cka(hidden_states(source, tokenizer, probe).numpy(),
+                                    hidden_states(student, tokenizer, probe).numpy())
         answers = dict(zip(inputs.corpus.test_ids, next_words(student, tokenizer, prompts), strict=True))
         return InitResult(answers, tuple(steps), tuple(losses), figures)
 

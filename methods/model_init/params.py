@@ -17,17 +17,17 @@ class InitParams(MethodParams):
     """What every initialiser shares: the student's training budget (equal across methods) on the corpus."""
 
     tiny = {"steps": 4, "batch_size": 4, "eval_every": 2}
-    steps: int = Field(200, ge=1, description="AdamW steps of the student (the fixed budget)")
-    batch_size: int = Field(32, ge=1, description="lines per step")
+    steps: int = Field(100, ge=1, description="AdamW steps of the student (the fixed budget)")
+    batch_size: int = Field(16, ge=1, description="lines per step")
     learning_rate: float = Field(2e-3, gt=0, description="peak rate: 5 % warm-up, cosine to 10 % [inferred]")
-    eval_every: int = Field(10, ge=1, description="steps between dev-loss evaluations (the learning curve)")
+    eval_every: int = Field(5, ge=1, description="steps between dev-loss evaluations (the learning curve)")
 
 
 class CalibratedParams(InitParams):
     """An initialiser that reads the source's activations on calibration text (training lines)."""
 
     tiny = {"steps": 4, "batch_size": 4, "eval_every": 2, "calib_tokens": 64}
-    calib_tokens: int = Field(1024, ge=16, description="tokens of training lines run through the source [inferred]")
+    calib_tokens: int = Field(512, ge=16, description="tokens of training lines run through the source [inferred]")
 
 
 class MasaParams(CalibratedParams):
@@ -43,7 +43,7 @@ class MasaParams(CalibratedParams):
                                                         "||FFN_G(X) - FFN_W(X)||^2 / ||FFN_W(X)||^2 (0: spectral-only)")
     spectral_weight: float = Field(1.0, ge=0, description="lambda: weight of the spectral alignment (0: output-only)")
     subspace_rank: int = Field(16, ge=1, description="top-r singular subspaces the spectral term aligns [inferred]")
-    extract_steps: int = Field(150, ge=0, description="Adam steps learning the genes from their SVD init [inferred]")
+    extract_steps: int = Field(60, ge=0, description="Adam steps learning the genes from their SVD init [inferred]")
     extract_lr: float = Field(1e-3, gt=0, description="the gene extraction's Adam rate [inferred]")
     rest: Literal["selection", "random"] = Field(
         "selection", description="the non-FFN weights: inherited by uniform selection (the same channels as the "
