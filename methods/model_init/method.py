@@ -14,11 +14,12 @@ import torch
 from harness import Method, RunContext
 from methods.model_init.genes import ffn_of
 from methods.model_init.measures import linear_cka, spectral_distance
-from methods.model_init.models import build_model, load, parameters
+from methods.model_init.models import build_model, parameters
 from methods.model_init.params import InitParams
 from methods.model_init.task import InitInputs, InitResult
 from methods.model_init.text import LineStream, encode_batch
 from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss, train
+from methods.modular_lm.tiny_llama import load
 from methods.modular_lm.vocab import PAD
 
 CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares

@@ -2,11 +2,11 @@
 from transformers' classes, and the source pre-trained from scratch on the corpus's train lines, cached by
 recipe (shape, steps, corpus digest, seed, threads) through `harness.model_cache.cached_folder`.
 
-The folder holds the Hugging Face weights, `vocab.json` (the word list) and `training.json` (the recipe, the
-wall time and CPU time, the final loss, the parameter count)."""
+The folder is written and read as modular_lm's dense base is (`tiny_llama._write`, `load`): the Hugging Face
+weights, `vocab.json` (the word list) and `training.json` (the recipe, the wall and CPU time, the final loss, the
+parameter count)."""
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -15,6 +15,7 @@ from typing import Any
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
 from methods.model_init.text import LineStream, TextCorpus
+from methods.modular_lm.tiny_llama import _write as write_base
 from methods.modular_lm.vocab import BOS, EOS, PAD, WordTokenizer
 
 
@@ -85,13 +86,6 @@ def _pretrained(corpus: TextCorpus, config: SourceConfig, seed: int) -> tuple[An
     return model.eval(), tokenizer, record
 
 
-def _write(staging: Path, trained: tuple[Any, WordTokenizer, dict[str, Any]]) -> None:
-    model, tokenizer, record = trained
-    model.save_pretrained(staging)
-    (staging / "vocab.json").write_text(json.dumps(list(tokenizer.words)) + "\n")
-    (staging / "training.json").write_text(json.dumps(record, indent=2) + "\n")
-
-
 def prepare(corpus: TextCorpus, cache_dir: str | Path | None = None, seed: int = 0,
             config: SourceConfig = SourceConfig(), num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the source pre-trained on `corpus` with `config` and `seed`, trained there first if absent."""
@@ -99,12 +93,4 @@ def prepare(corpus: TextCorpus, cache_dir: str | Path | None = None, seed: int =
 
     recipe = recipe_digest(config, seed, num_threads) + digest({"train": corpus.train})[:12]
     root = cache_root(cache_dir) / file_safe(f"masa-source-{recipe}")
-    return cached_folder(root, num_threads, lambda: _pretrained(corpus, config, seed), _write)
-
-
-def load(root: Path) -> tuple[Any, WordTokenizer]:
-    """The cached source in eval mode and its tokenizer."""
-    from transformers import LlamaForCausalLM
-
-    model = LlamaForCausalLM.from_pretrained(root, attn_implementation="sdpa", local_files_only=True)
-    return model.eval(), WordTokenizer(tuple(json.loads((root / "vocab.json").read_text())))
+    return cached_folder(root, num_threads, lambda: _pretrained(corpus, config, seed), write_base)
