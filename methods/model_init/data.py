@@ -1,0 +1,88 @@
+"""The datasets: `generated` (modular_lm's four-domain corpus as lines) and `byo` (your JSONL text corpus,
+`byo.py`). Both name the source's recipe, the student's shape, the dev-loss threshold the steps-to-threshold
+metric counts to and the dev lines the learning curve is measured on."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from harness import DataError
+from methods.model_init.byo import read_corpus
+from methods.model_init.models import Shape, SourceConfig
+from methods.model_init.text import TextCorpus, generated_corpus
+from methods.modular_lm.corpus import CorpusConfig
+
+_SOURCE_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
+STUDENT = {"hidden": 128, "layers": 2, "heads": 4, "ffn": 512}
+
+
+@dataclass(frozen=True)
+class InitSource:
+    corpus: TextCorpus
+    source: Mapping[str, Any]
+    student: Shape
+    threshold: float
+    eval_lines: int
+
+
+def _config(kind: type, values: Mapping[str, Any] | None, field: str) -> Any:
+    known = {f.name for f in fields(kind)}
+    unknown = sorted(set(values or {}) - known)
+    if unknown:
+        raise DataError(f"unknown {field} key {unknown[0]!r}", field=f"args.{field}.{unknown[0]}",
+                        hint=f"Known: {', '.join(sorted(known))}.")
+    try:
+        return kind(**dict(values or {}))
+    except TypeError as exc:
+        raise DataError(f"bad {field}: {exc}", field=f"args.{field}") from None
+
+
+def _source(source: Mapping[str, Any] | None) -> dict[str, Any]:
+    source = dict(source or {})
+    unknown = sorted(set(source) - _SOURCE_KEYS)
+    if unknown:
+        raise DataError(f"unknown source argument {unknown[0]!r}", field=f"args.source.{unknown[0]}",
+                        hint=f"Known: {', '.join(sorted(_SOURCE_KEYS))}.")
+    if "config" in source:
+        _config(SourceConfig, source["config"], "source.config")
+    return source
+
+
+def _student(student: Mapping[str, Any] | None, source: Mapping[str, Any]) -> Shape:
+    shape = _config(Shape, {**STUDENT, **dict(student or {})}, "student")
+    big = SourceConfig(**dict(source.get("config") or {})).shape if "path" not in source else None
+    if shape.hidden % shape.heads:
+        raise DataError(f"student hidden {shape.hidden} is not divisible by its {shape.heads} heads",
+                        field="args.student.heads")
+    if big is not None and shape.head_dim != big.head_dim:
+        raise DataError(f"student heads are {shape.head_dim} wide, the source's {big.head_dim}",
+                        field="args.student.heads", hint="Keep hidden / heads equal to the source's.")
+    return shape
+
+
+def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Mapping[str, Any] | None,
+               threshold: float, eval_lines: int) -> InitSource:
+    recipe = _source(source)
+    if not threshold > 0:
+        raise DataError(f"threshold must be a positive dev loss, got {threshold}", field="args.threshold")
+    if eval_lines < 1:
+        raise DataError(f"eval_lines must be positive, got {eval_lines}", field="args.eval_lines")
+    return InitSource(corpus, recipe, _student(student, recipe), float(threshold), int(eval_lines))
+
+
+def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None,
+              student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64
+              ) -> InitSource:
+    """modular_lm's corpus (`corpus`: its CorpusConfig), the source's recipe (`source`: {config, seed,
+    num_threads, cache_dir} or {path}), the student's shape ({hidden, layers, heads, ffn}), the dev-loss
+    `threshold` and the `eval_lines` dev lines of the learning curve."""
+    text = generated_corpus(_config(CorpusConfig, corpus, "corpus"))
+    return _source_of(text, source, student, threshold, eval_lines)
+
+
+def byo(path: str | Path, source: Mapping[str, Any] | None = None, student: Mapping[str, Any] | None = None,
+        threshold: float = 1.0, eval_lines: int = 64) -> InitSource:
+    """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines."""
+    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines)

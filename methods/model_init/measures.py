@@ -1,0 +1,39 @@
+"""The family's numpy measurements: the spectral distance between two matrices, linear CKA between two sets of
+representations, and a learning curve's steps to a loss threshold and area (AUC)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def spectral_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """||sigma_k(a) - sigma_k(b)|| / ||sigma_k(a)|| over the top k = min(rank bounds of a and b) singular
+    values: 0 for equal spectra, whatever the matrices' shapes (a student's FFN against its source's)."""
+    sa, sb = np.linalg.svd(a, compute_uv=False), np.linalg.svd(b, compute_uv=False)
+    k = min(len(sa), len(sb))
+    return float(np.linalg.norm(sa[:k] - sb[:k]) / np.linalg.norm(sa[:k]))
+
+
+def linear_cka(x: np.ndarray, y: np.ndarray) -> float:
+    """Linear CKA (Kornblith et al. 2019) of (n, p) and (n, q) representations of the same n inputs:
+    ||Yc' Xc||_F^2 / (||Xc' Xc||_F ||Yc' Yc||_F) with column-centred Xc, Yc; invariant to orthogonal maps and
+    isotropic scaling of either side, 1 for x = y."""
+    xc, yc = x - x.mean(axis=0), y - y.mean(axis=0)
+    cross = np.linalg.norm(yc.T @ xc) ** 2
+    return float(cross / (np.linalg.norm(xc.T @ xc) * np.linalg.norm(yc.T @ yc)))
+
+
+def steps_to_threshold(steps: np.ndarray, losses: np.ndarray, threshold: float) -> float:
+    """The first recorded step whose loss is at or below `threshold`; censored at one evaluation interval past
+    the last step when none is (so a paired test keeps the seed: 'not within the budget' ranks last)."""
+    hits = np.flatnonzero(losses <= threshold)
+    if hits.size:
+        return float(steps[hits[0]])
+    interval = steps[-1] - steps[-2] if len(steps) > 1 else 1.0
+    return float(steps[-1] + interval)
+
+
+def curve_auc(steps: np.ndarray, losses: np.ndarray) -> float:
+    """The mean loss over the recorded range: trapezoid-rule area divided by its width (lower: learns sooner)."""
+    if len(steps) < 2:
+        return float(losses[0])
+    return float(np.trapezoid(losses, steps) / (steps[-1] - steps[0]))

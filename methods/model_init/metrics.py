@@ -1,0 +1,46 @@
+"""The family's metrics, from one scored run: test accuracy (the last word of each test line), dev perplexity
+after the budget, steps to the dataset's dev-loss threshold, the learning curve's AUC, the spectral distance
+between the source's and the initialised student's FFNs, and linear CKA between their representations."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from harness import Metric
+from methods.model_init.measures import curve_auc, steps_to_threshold
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    accuracy: float
+    steps: np.ndarray
+    losses: np.ndarray
+    figures: Mapping[str, float]
+    threshold: float
+
+    def figure(self, name: str) -> float:
+        return float(self.figures.get(name, math.nan))
+
+
+ACCURACY = Metric("accuracy", lambda r: r.accuracy, higher_is_better=True,
+                  description="share of test lines whose last word the student predicts (greedy)")
+PERPLEXITY = Metric("perplexity", lambda r: r.figure("perplexity"), higher_is_better=False,
+                    description="exp(mean next-token loss) on every dev line after the budget")
+STEPS_TO_THRESHOLD = Metric("steps_to_threshold", lambda r: steps_to_threshold(r.steps, r.losses, r.threshold),
+                            higher_is_better=False,
+                            description="first evaluated step with dev loss <= the dataset's threshold (one "
+                                        "interval past the budget if never: censored)")
+LOSS_AUC = Metric("loss_auc", lambda r: curve_auc(r.steps, r.losses), higher_is_better=False,
+                  description="mean dev loss over the budget (trapezoid area / steps)")
+FINAL_LOSS = Metric("final_loss", lambda r: float(r.losses[-1]), higher_is_better=False,
+                    description="dev loss (eval lines) at the end of the budget")
+INIT_LOSS = Metric("init_loss", lambda r: float(r.losses[0]), higher_is_better=False,
+                   description="dev loss (eval lines) of the initialised student before training")
+SPECTRAL_DISTANCE = Metric("spectral_distance", lambda r: r.figure("spectral_distance"), higher_is_better=False,
+                           description="relative L2 distance of the top singular values of each initialised "
+                                       "student FFN matrix and its source layers', mean over matrices")
+CKA = Metric("cka", lambda r: r.figure("cka"), higher_is_better=True,
+             description="linear CKA of the trained student's and the source's last hidden states on test prompts")

@@ -1,0 +1,116 @@
+"""The contract `model_init.pretrain`: initialise a student from the source, train it for a fixed budget, and
+report its learning curve, its answers to the test prompts and what it inherited.
+
+A method sees the corpus with the test lines' last words blanked, the source's recipe (trained and cached on
+first use) and the student's shape; it returns an `InitResult`. The predictions table holds one row per test
+answer (`answer`), per curve point (`val_loss`) and per figure (`figure`: perplexity, spectral distance, CKA,
+parameters), so stored runs are re-scored by the same code."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness import Instance, Metric, Task
+from harness.contracts import reject_split_keys
+from methods.model_init.metrics import ScoredRun
+from methods.model_init.models import Shape, SourceConfig
+from methods.model_init.text import TextCorpus
+
+COLUMNS = ("kind", "key", "step", "value", "answer")
+
+
+@dataclass(frozen=True)
+class InitInputs:
+    """The corpus (test answers blanked), the source recipe (`prepare`'s options), the student's shape and the
+    dev lines the learning curve is measured on."""
+
+    corpus: TextCorpus
+    source: Mapping[str, Any]
+    student: Shape
+    eval_lines: int
+
+    def source_dir(self) -> Path:
+        """The source's folder: trained on first use and cached, or the recipe's own `path`."""
+        from methods.model_init.models import prepare
+
+        options = dict(self.source)
+        if "path" in options:
+            return Path(str(options["path"])).expanduser()
+        if "config" in options:
+            options["config"] = SourceConfig(**options["config"])
+        return prepare(self.corpus, **options)
+
+
+@dataclass(frozen=True)
+class InitResult:
+    """A trained student's answers (by test id), its dev-loss curve and its figures."""
+
+    answers: Mapping[str, str]
+    curve_steps: tuple[float, ...]
+    curve_losses: tuple[float, ...]
+    figures: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Truth:
+    answers: Mapping[str, str]
+    threshold: float
+
+
+class Pretrain(Task):
+    """A generated corpus (the same for every seed; the seed initialises and trains the student) or yours."""
+
+    tiny_instance_is_slow = True  # it pre-trains a tiny source (seconds)
+
+    def check_split(self, split: Mapping[str, Any]) -> None:
+        reject_split_keys(split, "model_init.pretrain", "the corpus's splits are the loader's")
+
+    def instance(self, data: Any, split: Mapping[str, Any], seed: int) -> Instance:
+        corpus: TextCorpus = data.corpus
+        blind = replace(corpus, test=corpus.prompts())
+        inputs = InitInputs(blind, data.source, data.student, data.eval_lines)
+        return Instance(inputs, Truth(dict(zip(corpus.test_ids, corpus.answers(), strict=True)), data.threshold))
+
+    def tiny_instance(self, seed: int) -> Instance:
+        """Ten training questions per domain, a one-layer d = 16 source trained 20 steps, a d = 8 student."""
+        from methods.model_init.data import generated
+
+        source = {"config": {"hidden": 16, "layers": 2, "heads": 2, "ffn": 32, "steps": 20, "batch_size": 8}}
+        data = generated(corpus={"train_per_domain": 10, "dev_per_domain": 4, "test_per_domain": 4,
+                                 "ood_per_domain": 2, "entities": 10},
+                         source=source, student={"hidden": 8, "layers": 1, "heads": 1, "ffn": 16}, threshold=4.0,
+                         eval_lines=8)
+        return self.instance(data, {}, seed)
+
+    def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
+        if not isinstance(output, InitResult):
+            raise ValueError(f"a model_init method returns an InitResult, got {type(output).__name__}")
+        rows = [("answer", key, 0.0, 0.0, word) for key, word in output.answers.items()]
+        rows += [("val_loss", "", s, v, "") for s, v in zip(output.curve_steps, output.curve_losses, strict=True)]
+        rows += [("figure", name, 0.0, value, "") for name, value in output.figures.items()]
+        return pd.DataFrame(rows, columns=list(COLUMNS))
+
+    def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
+        run = scored_run(instance.truth, predictions)
+        return {key: metric(run) for key, metric in metrics.items()}
+
+
+def scored_run(truth: Truth, predictions: pd.DataFrame) -> ScoredRun:
+    """The predictions checked against the truth: every test line answered once, a curve of increasing steps."""
+    missing = [c for c in COLUMNS if c not in predictions.columns]
+    if missing:
+        raise ValueError(f"the predictions table lacks column(s) {', '.join(missing)}")
+    answers = predictions[predictions["kind"] == "answer"]
+    if sorted(answers["key"]) != sorted(truth.answers):
+        raise ValueError(f"the predictions must answer each of the {len(truth.answers)} test lines once")
+    curve = predictions[predictions["kind"] == "val_loss"]
+    if curve.empty or not curve["step"].is_monotonic_increasing:
+        raise ValueError("the val_loss rows must hold a curve of increasing steps")
+    figures = predictions[predictions["kind"] == "figure"]
+    correct = sum(truth.answers[k] == a for k, a in zip(answers["key"], answers["answer"], strict=True))
+    return ScoredRun(correct / len(truth.answers), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
+                     dict(zip(figures["key"], figures["value"].astype(float), strict=True)), truth.threshold)

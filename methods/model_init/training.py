@@ -1,0 +1,81 @@
+"""Training and evaluation shared by the source and every student: next-token cross-entropy over the non-pad
+tokens (optionally mixed with a distillation term), AdamW with a 5 % linear warm-up then a cosine decay to 10 %
+of the peak, the dev loss every `eval_every` steps (step 0 included: what the initialisation is worth)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+from methods.model_init.text import LineStream, encode_batch
+from methods.modular_lm.vocab import PAD, WordTokenizer
+
+StepLoss = Callable[[Any, torch.Tensor], torch.Tensor]  # (model, ids) -> loss
+
+
+def token_loss(model: Any, ids: torch.Tensor) -> torch.Tensor:
+    """Mean cross-entropy of every next non-pad token."""
+    logits = model(input_ids=ids, attention_mask=(ids != PAD).long(), use_cache=False).logits[:, :-1]
+    return torch.nn.functional.cross_entropy(logits.transpose(1, 2), ids[:, 1:], ignore_index=PAD)
+
+
+def train(model: Any, stream: LineStream, steps: int, batch_size: int, learning_rate: float,
+          step_loss: StepLoss = token_loss, on_step: Callable[[int], None] | None = None) -> list[float]:
+    """AdamW for `steps` batches; `on_step(s)` after step s (and once before the first, s = 0). Returns losses."""
+    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
+    warmup = max(1, steps // 20)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(
+        (s + 1) / warmup, 0.1 + 0.45 * (1 + math.cos(math.pi * min(s, steps) / steps))))
+    if on_step is not None:
+        on_step(0)
+    losses = []
+    for step in range(1, steps + 1):
+        model.train()
+        loss = step_loss(model, stream.batch(batch_size))
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        schedule.step()
+        losses.append(float(loss.item()))
+        if on_step is not None:
+            on_step(step)
+    model.eval()
+    return losses
+
+
+@torch.no_grad()
+def mean_loss(model: Any, tokenizer: WordTokenizer, lines: Sequence[str], batch_size: int = 128) -> float:
+    """Mean next-token cross-entropy (nats) over every non-pad token of `lines`."""
+    model.eval()
+    total, count = 0.0, 0
+    for start in range(0, len(lines), batch_size):
+        ids = encode_batch(tokenizer, lines[start:start + batch_size])
+        tokens = int((ids[:, 1:] != PAD).sum())
+        total += float(token_loss(model, ids)) * tokens
+        count += tokens
+    return total / count
+
+
+@torch.no_grad()
+def next_words(model: Any, tokenizer: WordTokenizer, prompts: Sequence[str], batch_size: int = 128) -> list[str]:
+    """The most likely next word after each prompt (greedy, one token)."""
+    model.eval()
+    words: list[str] = []
+    for start in range(0, len(prompts), batch_size):
+        ids = encode_batch(tokenizer, prompts[start:start + batch_size])
+        logits = model(input_ids=ids, attention_mask=(ids != PAD).long(), use_cache=False).logits
+        last = (ids != PAD).sum(dim=1) - 1
+        best = logits[torch.arange(len(ids)), last].argmax(dim=-1)
+        words += [tokenizer.words[int(i)] for i in best]
+    return words
+
+
+@torch.no_grad()
+def hidden_states(model: Any, tokenizer: WordTokenizer, prompts: Sequence[str], limit: int = 2048) -> torch.Tensor:
+    """(n, hidden) the last layer's normed states of the prompts' non-pad tokens, at most `limit` of them."""
+    ids = encode_batch(tokenizer, prompts)
+    out = model(input_ids=ids, attention_mask=(ids != PAD).long(), output_hidden_states=True, use_cache=False)
+    return out.hidden_states[-1][ids != PAD][:limit].double()

@@ -1,0 +1,71 @@
+"""The whole path on tiny models: a student of the source's own shape inherits it exactly (selection, and MASA
+at full rank), smaller students get the planned shapes, and a tiny run scores through the predictions table."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("transformers")
+
+import torch  # noqa: E402
+
+from harness import RunContext  # noqa: E402
+from methods.model_init import metrics  # noqa: E402
+from methods.model_init.baselines.pruning import MagnitudePrune, StructuredPrune  # noqa: E402
+from methods.model_init.baselines.selection import WeightSelection  # noqa: E402
+from methods.model_init.masa import Masa  # noqa: E402
+from methods.model_init.models import Shape, build_model  # noqa: E402
+from methods.model_init.task import Pretrain  # noqa: E402
+
+SOURCE = Shape(hidden=16, layers=2, heads=2, ffn=32)
+CTX = RunContext(seed=0, device="cpu", threads=1)
+
+
+def _inputs(student: Shape):
+    from dataclasses import replace
+
+    instance = Pretrain().tiny_instance(0)
+    return replace(instance.inputs, student=student)
+
+
+def _logits(model, ids):
+    with torch.no_grad():
+        return model(input_ids=ids).logits
+
+
+@pytest.mark.parametrize("method", [WeightSelection(), Masa(rank=16, extract_steps=0, calib_tokens=32)])
+def test_a_student_of_the_sources_shape_reproduces_it(method):
+    torch.manual_seed(0)
+    inputs = _inputs(SOURCE)
+    vocab = len(inputs.corpus.tokenizer)
+    source, student = build_model(SOURCE, vocab).eval(), build_model(SOURCE, vocab).eval()
+    method.initialise(student, source, inputs, CTX)
+    ids = torch.randint(4, vocab, (3, 9))
+    torch.testing.assert_close(_logits(student, ids), _logits(source, ids), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("method", [WeightSelection(), MagnitudePrune(), StructuredPrune(calib_tokens=32),
+                                    Masa(rank=8, extract_steps=2, calib_tokens=32, subspace_rank=2)])
+def test_a_smaller_student_gets_its_shape_and_named_source_layers(method):
+    student_shape = Shape(hidden=8, layers=1, heads=1, ffn=12)
+    inputs = _inputs(student_shape)
+    vocab = len(inputs.corpus.tokenizer)
+    torch.manual_seed(0)
+    source, student = build_model(SOURCE, vocab).eval(), build_model(student_shape, vocab).eval()
+    before = {k: v.clone() for k, v in student.state_dict().items()}
+    origins = method.initialise(student, source, inputs, CTX)
+    assert len(origins) == 1 and set(origins[0]) <= {0, 1}
+    mlp = student.model.layers[0].mlp
+    assert mlp.gate_proj.weight.shape == (12, 8) and mlp.down_proj.weight.shape == (8, 12)
+    assert not torch.equal(before["model.layers.0.mlp.up_proj.weight"], mlp.up_proj.weight)
+
+
+@pytest.mark.slow
+def test_a_tiny_run_is_scored_from_its_predictions():
+    task = Pretrain()
+    instance = task.tiny_instance(0)
+    out = Masa(**Masa.params_model.tiny).run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
+    table = task.predictions(instance, out)
+    scores = task.score(instance, table, {"acc": metrics.ACCURACY, "steps": metrics.STEPS_TO_THRESHOLD,
+                                          "sd": metrics.SPECTRAL_DISTANCE, "cka": metrics.CKA})
+    assert 0 <= scores["acc"] <= 1 and scores["steps"] in (0.0, 2.0, 4.0, 6.0) and 0 <= scores["cka"] <= 1 + 1e-9
+    assert list(out.curve_steps) == [0.0, 2.0, 4.0]
