@@ -2,27 +2,27 @@
 at full rank), smaller students get the planned shapes, and a tiny run scores through the predictions table."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 pytest.importorskip("transformers")
 
 import torch  # noqa: E402
 
-from harness import RunContext  # noqa: E402
 from methods.model_init import metrics  # noqa: E402
 from methods.model_init.baselines.pruning import MagnitudePrune, StructuredPrune  # noqa: E402
 from methods.model_init.baselines.selection import WeightSelection  # noqa: E402
 from methods.model_init.masa import Masa  # noqa: E402
 from methods.model_init.models import Shape, build_model  # noqa: E402
 from methods.model_init.task import Pretrain  # noqa: E402
+from tests.method_runs import context  # noqa: E402
 
 SOURCE = Shape(hidden=16, layers=2, heads=2, ffn=32)
-CTX = RunContext(seed=0, device="cpu", threads=1)
+CTX = context()
 
 
 def _inputs(student: Shape):
-    from dataclasses import replace
-
     instance = Pretrain().tiny_instance(0)
     return replace(instance.inputs, student=student)
 
@@ -63,9 +63,9 @@ def test_a_smaller_student_gets_its_shape_and_named_source_layers(method):
 def test_a_tiny_run_is_scored_from_its_predictions():
     task = Pretrain()
     instance = task.tiny_instance(0)
-    out = Masa(**Masa.params_model.tiny).run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
-    table = task.predictions(instance, out)
-    scores = task.score(instance, table, {"acc": metrics.ACCURACY, "steps": metrics.STEPS_TO_THRESHOLD,
-                                          "sd": metrics.SPECTRAL_DISTANCE, "cka": metrics.CKA})
+    out = Masa(**Masa.params_model.tiny).run(instance.inputs, context())
+    scores = task.score(instance, task.predictions(instance, out), {
+        "acc": metrics.ACCURACY, "steps": metrics.STEPS_TO_THRESHOLD, "sd": metrics.SPECTRAL_DISTANCE,
+        "cka": metrics.CKA})
     assert 0 <= scores["acc"] <= 1 and scores["steps"] in (0.0, 2.0, 4.0, 6.0) and 0 <= scores["cka"] <= 1 + 1e-9
     assert list(out.curve_steps) == [0.0, 2.0, 4.0]
