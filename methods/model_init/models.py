@@ -2,7 +2,7 @@
 from transformers' classes, and the source pre-trained from scratch on the corpus's train lines, cached by
 recipe (shape, steps, corpus digest, seed, threads) through `harness.model_cache.cached_folder`.
 
-The folder is written and read as modular_lm's dense base is (`tiny_llama._write`, `load`): the Hugging Face
+The folder is written and read as modular_lm's dense base is (`tiny_llama.write`, `load`): the Hugging Face
 weights, `vocab.json` (the word list) and `training.json` (the recipe, the wall and CPU time, the final loss, the
 parameter count)."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
 from methods.model_init.text import LineStream, TextCorpus
-from methods.modular_lm.tiny_llama import _write as write_base
+from methods.modular_lm.tiny_llama import write as write_base
 from methods.modular_lm.vocab import BOS, EOS, PAD, WordTokenizer
 
 

@@ -67,7 +67,8 @@ def _pretrained(config: BaseConfig, seed: int) -> tuple[Any, WordTokenizer, dict
     return model.eval(), tokenizer, record
 
 
-def _write(staging: Path, trained: tuple[Any, WordTokenizer, dict[str, Any]]) -> None:
+def write(staging: Path, trained: tuple[Any, WordTokenizer, dict[str, Any]]) -> None:
+    """A trained model's folder as `load` reads it: Hugging Face weights and config, the vocabulary, the record."""
     model, tokenizer, record = trained
     model.save_pretrained(staging)
     (staging / "vocab.json").write_text(json.dumps(list(tokenizer.words)) + "\n")
@@ -79,7 +80,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: BaseConf
     """The folder of the base pre-trained with `config` and `seed` on `num_threads` torch threads, trained and
     written there first if absent."""
     root = cache_root(cache_dir) / file_safe(f"modular-base-{recipe_digest(config, seed, num_threads)}")
-    return cached_folder(root, num_threads, lambda: _pretrained(config, seed), _write)
+    return cached_folder(root, num_threads, lambda: _pretrained(config, seed), write)
 
 
 def load(root: Path) -> tuple[Any, WordTokenizer]:
