@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -87,7 +87,8 @@ def rotation_clustering(embeddings: np.ndarray, width: int, components: int = 8,
 
 
 class Decoder(Method):
-    params_model = DecoderParams
+    params_model: ClassVar[type[DecoderParams]] = DecoderParams
+    params: DecoderParams
 
     def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
         from methods.prng_learning.training import predict
@@ -100,10 +101,10 @@ class Decoder(Method):
         ctx.record("train_seconds", record["train_seconds"], "s", higher_is_better=False)
         ctx.record("parameters", record["parameters"])
         if record["heldout_curve"]:
-            steps, accs = zip(*record["heldout_curve"], strict=True)
-            ctx.record_curve("heldout_accuracy", steps, accs, higher_is_better=True)
-        steps = [50 * (i + 1) for i in range(len(record["loss"]))]
-        ctx.record_curve("train_loss", steps, record["loss"], higher_is_better=False)
+            heldout_steps, accs = zip(*record["heldout_curve"], strict=True)
+            ctx.record_curve("heldout_accuracy", heldout_steps, accs, higher_is_better=True)
+        loss_steps = [50 * (i + 1) for i in range(len(record["loss"]))]
+        ctx.record_curve("train_loss", loss_steps, record["loss"], higher_is_better=False)
         correct = guesses[:, 1:] == inputs.numbers[:, 1:]
         ctx.record_curve("position_accuracy", range(1, inputs.numbers.shape[1]), correct.mean(axis=0),
                          higher_is_better=True)

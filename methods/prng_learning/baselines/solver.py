@@ -6,6 +6,8 @@ usually suffice. For truncated and permuted outputs the hidden low bits multiply
 enumerated up to `max_candidates` (an error beyond: this is what "perfect" costs)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from harness import Method, RunContext
@@ -50,7 +52,8 @@ def solver_guesses(gen: Generator, sequence: np.ndarray, max_candidates: int) ->
 
 
 class ClassicalSolver(Method):
-    params_model = SolverParams
+    params_model: ClassVar[type[SolverParams]] = SolverParams
+    params: SolverParams
 
     def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
         gen = inputs.source.gen
