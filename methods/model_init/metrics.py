@@ -3,7 +3,6 @@ after the budget, steps to the dataset's dev-loss threshold, the learning curve'
 between the source's and the initialised student's FFNs, and linear CKA between their representations."""
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,7 +21,11 @@ class ScoredRun:
     threshold: float
 
     def figure(self, name: str) -> float:
-        return float(self.figures.get(name, math.nan))
+        """A figure the method recorded; every initialiser records them all, so a missing one is a bad table."""
+        if name not in self.figures:
+            raise ValueError(f"the predictions table has no 'figure' row for {name!r}; it has "
+                             f"{', '.join(sorted(self.figures)) or 'none'}")
+        return float(self.figures[name])
 
 
 ACCURACY = Metric("accuracy", lambda r: r.accuracy, higher_is_better=True,

@@ -1,4 +1,4 @@
-"""Spectral distance, linear CKA, steps to a threshold and the curve's AUC against known values."""
+"""Spectral distance, linear CKA, steps to a threshold and the curve's AUC against known values; a missing figure."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +6,7 @@ import pytest
 from scipy.stats import ortho_group
 
 from methods.model_init.measures import curve_auc, linear_cka, spectral_distance, steps_to_threshold
+from methods.model_init.metrics import CKA, PERPLEXITY, ScoredRun
 
 
 def test_spectral_distance_is_zero_on_identical_and_rotated_matrices_and_scales_with_the_spectrum():
@@ -50,3 +51,10 @@ def test_steps_to_threshold_and_auc_on_known_curves():
     assert curve_auc(steps, losses) == pytest.approx(2.5)  # a straight line's mean
     assert curve_auc(steps, np.full(4, 3.0)) == pytest.approx(3.0)
     assert curve_auc(np.array([0.0, 10.0, 30.0]), np.array([2.0, 0.0, 0.0])) == pytest.approx(10 / 30)
+
+
+def test_a_figure_missing_from_the_predictions_is_an_error_not_nan():
+    run = ScoredRun(0.5, np.array([0.0, 5.0]), np.array([3.0, 2.0]), {"perplexity": 4.0}, threshold=2.5)
+    assert PERPLEXITY(run) == 4.0
+    with pytest.raises(ValueError, match="no 'figure' row for 'cka'; it has perplexity"):
+        CKA(run)
