@@ -74,7 +74,8 @@ def rotation_class(values: np.ndarray, width: int) -> np.ndarray:
 
 def rotation_clustering(embeddings: np.ndarray, width: int, components: int = 8, seed: int = 0) -> tuple[float, float]:
     """Silhouette of the number embeddings' top principal components against the bit-rotation classes, and the
-    same with the class labels shuffled (what no structure scores)."""
+    same with the class labels shuffled (what no structure scores); nan where the classes leave the silhouette
+    undefined (a single class, or every number a class of its own)."""
     from sklearn.decomposition import PCA
     from sklearn.metrics import silhouette_score
 

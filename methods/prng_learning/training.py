@@ -141,13 +141,5 @@ def _late_accuracy(model: Any, monitor: list[np.ndarray]) -> float:
     return float(np.mean(scores))
 
 
-def steps_to(curve: list[list[float]] | list[tuple[int, float]], threshold: float) -> float:
-    """The first monitored step whose held-out accuracy reaches `threshold` (nan if never)."""
-    for step, acc in curve:
-        if acc >= threshold:
-            return float(step)
-    return float("nan")
-
-
 def record_summary(record: Mapping[str, Any]) -> str:
     return f"{record['steps']} steps in {record['train_seconds']} s, final loss {record['loss'][-1]}"
