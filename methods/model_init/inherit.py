@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from methods.model_init.models import Shape
+from methods.model_init.models import Shape, model_shape
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,17 @@ def head_rows(heads: torch.Tensor, head_dim: int) -> torch.Tensor:
     return (heads[:, None] * head_dim + torch.arange(head_dim)).reshape(-1)
 
 
-def check_shapes(source: Shape, student: Shape) -> None:
+def fitting_shapes(source: Any, student: Any) -> tuple[Shape, Shape]:
+    """The two models' shapes, once checked that the student can inherit from the source: whole heads of the same
+    width, and no dimension larger than the source's (a user's source folder is first seen here)."""
+    source, student = model_shape(source), model_shape(student)
     if source.head_dim != student.head_dim:
         raise ValueError(f"the student's head width {student.head_dim} differs from the source's {source.head_dim}: "
                          "inheriting whole heads needs hidden / heads equal")
     for name in ("hidden", "layers", "heads", "ffn"):
         if getattr(student, name) > getattr(source, name):
             raise ValueError(f"the student's {name} ({getattr(student, name)}) exceeds the source's")
+    return source, student
 
 
 @torch.no_grad()

@@ -19,9 +19,8 @@ from harness import RunContext
 from harness.fingerprint import digest
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder
 from methods.model_init.genes import FFN, ffn_of, group_of, groups, learn_genes, neuron_leverage, reshape_ffn
-from methods.model_init.inherit import evenly, inherit, uniform_plan
+from methods.model_init.inherit import evenly, fitting_shapes, inherit, uniform_plan
 from methods.model_init.method import Initialiser, Origins, calibration_ids, ffn_inputs
-from methods.model_init.models import model_shape
 from methods.model_init.params import MasaParams
 from methods.model_init.task import InitInputs
 
@@ -64,7 +63,7 @@ class Masa(Initialiser):
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         p = self.params
-        big, small = model_shape(source), model_shape(student)
+        big, small = fitting_shapes(source, student)  # before the genes are learned
         genes = self.gene_matrices(source, inputs)
         members = groups(big.layers, p.genes)
         chosen = [group_of(j, small.layers, len(genes)) for j in range(small.layers)]

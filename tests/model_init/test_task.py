@@ -69,3 +69,13 @@ def test_a_tiny_run_is_scored_from_its_predictions():
         "cka": metrics.CKA})
     assert 0 <= scores["acc"] <= 1 and scores["steps"] in (0.0, 2.0, 4.0, 6.0) and 0 <= scores["cka"] <= 1 + 1e-9
     assert list(out.curve_steps) == [0.0, 2.0, 4.0]
+
+
+@pytest.mark.parametrize(("student_shape", "message"), [(Shape(hidden=32, layers=1, heads=4, ffn=16), "exceeds"),
+                                                        (Shape(hidden=8, layers=1, heads=2, ffn=16), "head width")])
+def test_a_student_that_cannot_inherit_is_refused_before_any_work(student_shape, message):
+    vocab = len(_inputs(SOURCE).corpus.tokenizer)
+    source, student = build_model(SOURCE, vocab), build_model(student_shape, vocab)
+    for method in (WeightSelection(), MagnitudePrune(), Masa(rank=8, extract_steps=2, calib_tokens=32)):
+        with pytest.raises(ValueError, match=message):
+            method.initialise(student, source, _inputs(student_shape), CTX)

@@ -14,9 +14,8 @@ from typing import Any, ClassVar
 import torch
 
 from harness import RunContext
-from methods.model_init.inherit import Plan, inherit, top
+from methods.model_init.inherit import Plan, fitting_shapes, inherit, top
 from methods.model_init.method import Initialiser, Origins, calibration_ids, evenly_spaced_layers
-from methods.model_init.models import model_shape
 from methods.model_init.params import CalibratedParams
 from methods.model_init.task import InitInputs
 from methods.modular_lm.vocab import PAD
@@ -25,7 +24,7 @@ from methods.modular_lm.vocab import PAD
 class MagnitudePrune(Initialiser):
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
-        big, small = model_shape(source), model_shape(student)
+        big, small = fitting_shapes(source, student)
         layers = evenly_spaced_layers(big.layers, small.layers)
         channels = top(source.model.embed_tokens.weight.norm(dim=0), small.hidden)
         heads, neurons = [], []
@@ -46,7 +45,7 @@ class StructuredPrune(Initialiser):
 
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
-        big, small = model_shape(source), model_shape(student)
+        big, small = fitting_shapes(source, student)
         ids = calibration_ids(inputs, self.params.calib_tokens)
         mask = ids != PAD
         stats = _activations(source, ids)
