@@ -8,7 +8,6 @@ target modulus's unseen pairs is measured every `eval_every` steps, so steps-to-
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -139,7 +138,3 @@ def _late_accuracy(model: Any, monitor: list[np.ndarray]) -> float:
         half = seqs.shape[1] // 2
         scores.append(float((guess[:, half:] == seqs[:, half:]).mean()))
     return float(np.mean(scores))
-
-
-def record_summary(record: Mapping[str, Any]) -> str:
-    return f"{record['steps']} steps in {record['train_seconds']} s, final loss {record['loss'][-1]}"
