@@ -48,5 +48,9 @@ class DataError(HarnessError):
     """A dataset file is missing or its content does not match the expected schema."""
 
 
+class MissingExtraError(HarnessError):
+    """A family the suite uses needs a pip extra that is not installed here."""
+
+
 class StoreError(HarnessError):
     """The results store cannot be opened or is not a harness database."""

@@ -8,9 +8,13 @@ when left out). Reading the file imports nothing of the family, so listing and v
 """
 from __future__ import annotations
 
+import functools
+import importlib.util
 import sys
 import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -36,6 +40,9 @@ class MethodRegistration(Registration):
 
 
 class FamilyManifest(_Strict):
+    extra: str | None = Field(default=None, description="the pip extra whose packages the family imports")
+    installed_apart: list[str] = Field(
+        default=[], description="requirements installed with `pip install --no-deps` (their own pins cannot be met)")
     tasks: dict[str, Registration] = {}
     datasets: dict[str, Registration] = {}
     metrics: dict[str, Registration] = {}
@@ -59,6 +66,25 @@ def register_family(package: str) -> None:
         params = f"{package}.params:{method.params}" if method.params else NO_PARAMETERS
         methods.add(f"{family}.{name}", f"{package}.{method.target}", method.description,
                     task=solves[0] if len(solves) == 1 else tuple(solves), params=params)
+
+
+class InstalledFamily(NamedTuple):
+    manifest: FamilyManifest
+    distribution: str   # the package that registers it, whose extras the manifest's `extra` names
+
+
+@functools.cache
+def installed_family(family: str) -> InstalledFamily | None:
+    """The manifest of the family an installed package registers as `family` (a `harness.families` entry point),
+    read without importing the family; None for a name registered otherwise (a plugin file, a per-kind group)."""
+    for ep in entry_points(group="harness.families"):
+        if ep.name == family:
+            spec = importlib.util.find_spec(ep.value)
+            folders = list(spec.submodule_search_locations or ()) if spec else []
+            manifests = [Path(folder) / MANIFEST for folder in folders if (Path(folder) / MANIFEST).is_file()]
+            if manifests and ep.dist is not None:
+                return InstalledFamily(read_manifest(manifests[0]), ep.dist.name)
+    return None
 
 
 def read_manifest(path: Path) -> FamilyManifest:

@@ -18,6 +18,7 @@ from typing import Any
 from harness import HARNESS_MAJOR
 from harness.dataset_files import ResolvedDataset, is_path_arg, resolve_dataset, under_root
 from harness.errors import DataError, HarnessError
+from harness.extras import family_unavailable
 from harness.fingerprint import digest, file_sha256
 from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
 from harness.record import new_run_id
@@ -122,7 +123,10 @@ def check_split(suite: Suite, source: YamlSource, name: str) -> None:
 
 
 def check_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> None:
-    """The task's own check of a dataset's loader arguments (`Task.check_dataset`), errors placed at its `args`."""
+    """The task's own check of a dataset's loader arguments (`Task.check_dataset`), errors placed at its `args`.
+    Skipped where the family's extra is absent: the check may read its packages, and `run` refuses the suite."""
+    if family_unavailable(suite.family):
+        return
     entry = suite.datasets[name]
     args = {key: str(under_root(value, root)) if is_path_arg(key) else value for key, value in entry.args.items()}
     try:

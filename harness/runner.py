@@ -16,9 +16,10 @@ from pathlib import Path
 from harness.claims import Claimant, RunClaims, heartbeat
 from harness.dataset_files import data_root
 from harness.environment import environment
-from harness.errors import DataError
+from harness.errors import DataError, MissingExtraError
 from harness.executors.base import ExecutionSettings, Executor, RunStarted
 from harness.executors.local import LocalExecutor, Worker, spawn_worker
+from harness.extras import family_unavailable
 from harness.planner import RunSpec, plan
 from harness.progress import Progress
 from harness.record import RunRecord
@@ -116,6 +117,7 @@ def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | No
         outcome = RunOutcome(suite, planned, executed=0, failed=0)
         if not todo:
             return outcome
+        check_extras(todo)
         check_datasets(todo)
         executor = _executor(options, store, spawned)
         progress = Progress(len(todo), len(planned) - len(todo), live=options.live_progress)
@@ -199,6 +201,16 @@ def _execute(shared: SharedRuns, executor: Executor) -> None:
                     in_flight[spec.run_key] = spec
                     executor.submit(spec)
         shared.give_back(in_flight.values())
+
+
+def check_extras(runs: list[RunSpec]) -> None:
+    """Stop before running when a family the runs use lacks its pip extra: one error with the install line,
+    not a failed run per cell."""
+    names = {name for spec in runs for name in (spec.task, spec.impl or spec.task, *spec.metrics.values())}
+    for family in sorted({name.split(".", 1)[0] for name in names}):
+        if reason := family_unavailable(family):
+            raise MissingExtraError(reason, field="methods",
+                                    hint="Install it and run the same command again: stored runs are kept.")
 
 
 def check_datasets(runs: list[RunSpec]) -> None:

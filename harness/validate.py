@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.dataset_files import data_root
+from harness.extras import family_unavailable
 from harness.planner import check_dataset, check_split, in_matrix, method_variants
 from harness.registry import metrics as metric_registry
 from harness.stats import ALPHA, smallest_wilcoxon_p
@@ -13,7 +14,8 @@ from harness.yaml_source import YamlSource
 
 def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, list[str]]:
     """Raise `SuiteError` (or a task's `DataError`) at the first problem; return the number of method variants
-    and the warnings. `root`: the data root the dataset checks resolve `path` arguments against."""
+    and the warnings. `root`: the data root the dataset checks resolve `path` arguments against. Where the
+    family's extra is absent, the family's own dataset checks cannot run: a warning says so and what to install."""
     suite, source = load_suite(path)
     for name in suite.datasets:
         check_split(suite, source, name)
@@ -21,7 +23,9 @@ def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, lis
     variants = {name: [label for label, *_ in method_variants(suite, source, name, entry)]
                 for name, entry in suite.methods.items()}
     _check_claim_representatives(suite, source, variants)
-    return sum(map(len, variants.values())), undecidable_claims(suite, source)
+    unchecked = family_unavailable(suite.family)
+    warnings = [f"{source.path}: datasets not checked by the family: {unchecked}"] if unchecked else []
+    return sum(map(len, variants.values())), warnings + undecidable_claims(suite, source)
 
 
 def _check_claim_representatives(suite: Suite, source: YamlSource, variants: dict[str, list[str]]) -> None:

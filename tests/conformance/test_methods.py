@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from harness import Instance, Method, RunContext, Task
+from harness.extras import family_unavailable
 from harness.method_params import declared_params, validate
 from harness.registry import methods, tasks
 
@@ -43,12 +44,23 @@ def _is_optional(exc: ModuleNotFoundError) -> bool:
     return bool(exc.name) and exc.name.split(".")[0] not in {"harness", "methods", "kernels", "tests"}
 
 
+def unavailable(method: str) -> list:  # noqa: ANN201 (pytest marks)
+    """A skip mark naming the extra to install when the method's family's extra is absent, before anything of
+    the family is imported; none otherwise."""
+    reason = family_unavailable(method.split(".", 1)[0])
+    return [pytest.mark.skip(reason=reason)] if reason else []
+
+
 def runs() -> list:  # noqa: ANN201 (pytest params)
     """(method, task) for every registered method and each of its tasks with a tiny instance; slow where the task
     says a tiny run trains or loads a model. A method with none still gets a case, which fails and says why; one
-    whose task needs an optional package that is absent gets a case that skips, saying which."""
+    whose family's extra is absent, or whose task needs an optional package that is absent, gets a case that
+    skips, saying which."""
     cases = []
     for method in methods.names():
+        if skip := unavailable(method):
+            cases.append(pytest.param(method, None, id=f"{method}-needs-its-extra", marks=skip))
+            continue
         try:
             served = tiny_tasks(method)
         except ModuleNotFoundError as exc:
@@ -78,7 +90,7 @@ def one_thread(monkeypatch, tmp_path_factory):
     torch.set_num_threads(threads)
 
 
-@pytest.mark.parametrize("method", methods.names())
+@pytest.mark.parametrize("method", [pytest.param(name, marks=unavailable(name)) for name in methods.names()])
 def test_method_declares_valid_tiny_parameters_and_a_task_with_a_tiny_instance(method):
     try:
         cls = methods.get(method)  # the registry checks the class: a Method, its params_model the registered one

@@ -7,6 +7,7 @@ from scipy import stats as scipy_stats
 
 from harness.aggregates import (STATISTICS, aggregate_estimates, difference_estimate, improvement_estimate,
                                 observed, probability_of_improvement, statistic, stratified_resamples)
+from tests.extras import require_extra
 
 RLIABLE_NAMES = {"mean": "aggregate_mean", "median": "aggregate_median", "iqm": "aggregate_iqm",
                  "optimality_gap": "aggregate_optimality_gap"}
@@ -36,7 +37,8 @@ def _tasks(matrix: np.ndarray) -> list[np.ndarray]:
 @pytest.mark.parametrize("fixture", FIXTURES)
 @pytest.mark.parametrize("name", STATISTICS)
 def test_point_estimates_equal_rliable_metrics(fixture, name):
-    metrics = pytest.importorskip("rliable.metrics")
+    require_extra("rl")
+    import rliable.metrics as metrics
     matrix = FIXTURES[fixture]()
     ours = statistic(name)(observed(_tasks(matrix)))[0]
     assert ours == pytest.approx(getattr(metrics, RLIABLE_NAMES[name])(matrix), abs=1e-12)
@@ -44,7 +46,8 @@ def test_point_estimates_equal_rliable_metrics(fixture, name):
 
 @pytest.mark.parametrize("fixture", FIXTURES)
 def test_probability_of_improvement_equals_rliable(fixture):
-    metrics = pytest.importorskip("rliable.metrics")
+    require_extra("rl")
+    import rliable.metrics as metrics
     x = FIXTURES[fixture]()
     y = np.random.default_rng(9).permutation(x.ravel()).reshape(x.shape)[:-1] + 0.05  # one run fewer
     y[:, 0] = np.round(y[:, 0], 1)  # ties against X's first task
@@ -54,7 +57,8 @@ def test_probability_of_improvement_equals_rliable(fixture):
 
 
 def test_optimality_gap_equals_rliable_at_another_gamma():
-    metrics = pytest.importorskip("rliable.metrics")
+    require_extra("rl")
+    import rliable.metrics as metrics
     matrix = _ties()
     assert statistic("optimality_gap", gamma=0.5)(observed(_tasks(matrix)))[0] == pytest.approx(
         metrics.aggregate_optimality_gap(matrix, gamma=0.5), abs=1e-12)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-pytest.importorskip("datasets", reason="harness.hf_datasets reads through the datasets library")
+from tests.extras import require_extra
+
+require_extra("math-reasoning")  # harness.hf_datasets reads through the datasets library
 
 from harness.dataset_files import resolve_dataset  # noqa: E402
 from harness.errors import DataError  # noqa: E402

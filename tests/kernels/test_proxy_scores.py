@@ -12,6 +12,7 @@ if not torch.cuda.is_available():
     os.environ["TRITON_INTERPRET"] = "1"
 
 from kernels.proxy_scores import proxy_block_scores, proxy_block_scores_reference, proxy_estimation_flops
+from tests.extras import require_extra
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 
@@ -112,7 +113,7 @@ TRITON_CASES = [  # (N, B, s, groups, head_dim): small, the interpreter runs eve
 @pytest.mark.parametrize("tile_reduce", ["max", "max_mean"])
 @pytest.mark.parametrize(("seq_len", "block_size", "stride", "groups", "head_dim"), TRITON_CASES)
 def test_triton_kernel_matches_the_reference(seq_len, block_size, stride, groups, head_dim, tile_reduce):
-    pytest.importorskip("triton")
+    require_extra("sparse-attention")
     q, k = _pooled(groups, seq_len, stride, head_dim)
     scale = head_dim ** -0.5
     want = proxy_block_scores_reference(q, k, seq_len, block_size, stride, scale, tile_reduce)
@@ -123,7 +124,7 @@ def test_triton_kernel_matches_the_reference(seq_len, block_size, stride, groups
 
 
 def test_triton_kernel_reads_fp16_inputs_like_the_reference():
-    pytest.importorskip("triton")
+    require_extra("sparse-attention")
     q, k = _pooled(1, 150, 4, 32, dtype=torch.float16)
     want = proxy_block_scores_reference(q, k, 150, 32, 4, 32 ** -0.5)
     got = proxy_block_scores(q.to(DEVICE), k.to(DEVICE), 150, 32, 4, 32 ** -0.5, backend="triton")

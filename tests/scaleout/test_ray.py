@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from harness.store import Store
+from tests.extras import require_extra
 from tests.scaleout.equivalence import MIXED, MIXED_STATUSES, QUICKSTART, comparable_records
 
-pytest.importorskip("ray", reason="the `ray` extra is not installed")
+require_extra("ray")
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 

@@ -20,10 +20,12 @@ from harness.runner import plan_suite
 from harness.store import Store
 from harness.suite import Resources
 from tests.conftest import TOY_PLUGIN, interruptible
+from tests.extras import require_extra
 from tests.scaleout.equivalence import MIXED, MIXED_STATUSES, QUICKSTART, comparable_records
 from tests.scaleout.slurm_cluster import PARTITION, slurm_cluster  # noqa: F401 - a fixture
 
-submitit = pytest.importorskip("submitit", reason="the `slurm` extra is not installed")
+require_extra("slurm")
+import submitit  # noqa: E402
 
 from harness.executors.slurm import SlurmExecutor  # noqa: E402 - needs submitit
 from harness.executors.slurm_journal import SubmissionJournal  # noqa: E402

@@ -1,0 +1,88 @@
+"""CI's newcomer stage (.ci/newcomer.py) runs the README's own two commands, and fails when a test module imports
+an absent package at module level or skips for one without naming its extra."""
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+_spec = importlib.util.spec_from_file_location("newcomer", REPO / ".ci" / "newcomer.py")
+assert _spec is not None and _spec.loader is not None
+newcomer = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(newcomer)
+
+
+def test_the_stage_reads_the_readmes_install_and_test_commands():
+    install, test = newcomer.quick_start_commands((REPO / "README.md").read_text())
+    assert install.startswith("pip install torch==2.13.0 ") and "harness run suites/quickstart.yaml" in install
+    assert test == 'python -m pytest -m "not slow"'
+    ci = (REPO / ".ci" / "run").read_text()
+    assert ci.index("python3 .ci/newcomer.py") < ci.index("pip install")  # first, before any extra is installed
+
+
+def test_a_quick_start_with_a_third_command_is_refused():
+    readme = "## Quick start\n```bash\na\n```\n```bash\nb\n```\n```bash\nc\n```\n## Next\n"
+    with pytest.raises(ValueError, match="exactly two one-line bash blocks"):
+        newcomer.quick_start_commands(readme)
+
+
+def test_skips_that_do_not_name_an_extra_are_found():
+    output = textwrap.dedent("""\
+        SKIPPED [1] tests/motion_tokens: motion_tokens/: family motion_tokens needs the `motion-tokens` extra
+        SKIPPED [3] tests/x/test_a.py:4: could not import 'trimesh': No module named 'trimesh'
+        SKIPPED [1] tests/x/test_b.py:9: real graph data/graphs/reddit.npz is absent
+        """)
+    assert newcomer.unnamed_skips(output) == [
+        "SKIPPED [3] tests/x/test_a.py:4: could not import 'trimesh': No module named 'trimesh'"]
+
+
+def _project(root: Path, test_module: str) -> Path:
+    """A project whose README's Quick start installs nothing and runs pytest over one test module."""
+    (root / "tests").mkdir(parents=True)
+    (root / "README.md").write_text("# p\n\n## Quick start\n\n```bash\necho installed\n```\n\n"
+                                    "```bash\npython -m pytest -ra tests\n```\n\n## Next\n")
+    (root / "tests" / "test_module.py").write_text(textwrap.dedent(test_module))
+    return root
+
+
+@pytest.fixture(scope="module")
+def venv_with_pytest(tmp_path_factory) -> Path:
+    """A venv that sees this interpreter's packages (pytest), standing in for what command 1 installs."""
+    path = tmp_path_factory.mktemp("newcomer") / "venv"
+    venv.create(path, system_site_packages=True, with_pip=False)
+    return path
+
+
+def test_the_stage_fails_when_a_test_module_imports_an_absent_extra_at_module_level(tmp_path, venv_with_pytest,
+                                                                                    capsys):
+    repo = _project(tmp_path, "import a_package_no_extra_installed\n\ndef test_x():\n    pass\n")
+    assert newcomer.run_stage(repo, venv_with_pytest) == 1
+    out, err = capsys.readouterr()
+    assert "ModuleNotFoundError" in out and "README command 2 exited 2" in err
+
+
+def test_the_stage_fails_on_a_skip_that_does_not_name_the_extra(tmp_path, venv_with_pytest, capsys):
+    repo = _project(tmp_path, """\
+        import pytest
+
+        def test_x():
+            pytest.importorskip("a_package_no_extra_installed")
+
+        def test_y():
+            pass
+        """)
+    assert newcomer.run_stage(repo, venv_with_pytest) == 1
+    assert "without naming the extra" in capsys.readouterr().err
+
+
+def test_the_stage_passes_a_project_whose_tests_pass_and_prints_both_wall_times(tmp_path, venv_with_pytest,
+                                                                              capsys):
+    repo = _project(tmp_path, "def test_x():\n    pass\n")
+    assert newcomer.run_stage(repo, venv_with_pytest) == 0
+    out, _ = capsys.readouterr()
+    assert "README command 1 exited 0 after 0 min" in out and "README command 2 exited 0 after 0 min" in out
