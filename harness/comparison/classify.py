@@ -73,7 +73,8 @@ class CellComparison:
 @dataclass(frozen=True)
 class Comparison:
     """Every cell of two sides; `samples` says what a cell's values are drawn over: seeds (runs of a suite)
-    or rounds (a pytest-benchmark's timings)."""
+    or rounds (a pytest-benchmark's timings). `missing_fails`: a cell of the base missing from the candidate
+    fails the gate (a benchmark dropped from a run), where results may drop a method on purpose."""
 
     base: str
     cand: str
@@ -81,6 +82,7 @@ class Comparison:
     failed_cand_runs: int = 0
     criteria: list[Criterion] = field(default_factory=list)
     samples: Literal["seeds", "rounds"] = "seeds"
+    missing_fails: bool = False
 
     def counts(self) -> dict[Status, int]:
         return {status: sum(c.status is status for c in self.cells) for status in Status}
@@ -151,12 +153,13 @@ def _failures(rows: pd.DataFrame) -> int:
 
 
 def _values(rows: pd.DataFrame | None, column: str) -> dict[int, float]:
-    """Seed -> value of the successful runs with a finite value."""
+    """Seed -> value of the successful runs with a value: finite, or infinite (a `first_reaching` threshold never
+    reached is +inf, worse than any step); NaN is no value."""
     if rows is None or column not in rows:
         return {}
     ok = rows[rows["status"] == "ok"]
     values = pd.to_numeric(ok[column], errors="coerce")
-    return {int(seed): float(v) for seed, v in zip(ok["seed"], values, strict=True) if math.isfinite(v)}
+    return {int(seed): float(v) for seed, v in zip(ok["seed"], values, strict=True) if not math.isnan(v)}
 
 
 def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
@@ -171,8 +174,10 @@ def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
     rounds = criterion.samples == "rounds"
     center = median if rounds else fmean  # a round another job slowed moves a mean, not a median
     base_center, cand_center = center(base.values()), center(cand.values())
-    if math.isclose(base_center, cand_center, rel_tol=NUMERICAL_NOISE, abs_tol=1e-12):
+    if base_center == cand_center or math.isclose(base_center, cand_center, rel_tol=NUMERICAL_NOISE, abs_tol=1e-12):
         return verdict(Status.UNCHANGED)
+    if math.isinf(base_center) or math.isinf(cand_center):
+        return _judge_infinite(criterion, base_center, cand_center, verdict)
     beyond = _beyond_tolerance(criterion, base_center, cand_center)
     if beyond is None:
         return verdict(Status.INCOMPARABLE, reason="max_ratio needs positive means")
@@ -186,6 +191,17 @@ def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
     better, worse = (cand, base) if improved else (base, cand)
     test = change_test(better, worse, criterion.higher_is_better, paired=not rounds, log_scale=rounds)
     return verdict(direction if test.significant else Status.INSIGNIFICANT, test=test.test, p_value=test.p_value)
+
+
+def _judge_infinite(criterion: Criterion, base: float, cand: float,
+                    verdict: Callable[..., CellComparison]) -> CellComparison:
+    """A side whose center is infinite (a threshold never reached on some seed) against another: no tolerance or
+    test applies, the infinity is beyond any finite value in its direction."""
+    sign = 1.0 if criterion.higher_is_better else -1.0
+    improved = sign * (cand - base) > 0
+    side = "candidate" if math.isinf(cand) else "base"
+    return verdict(Status.IMPROVED if improved else Status.REGRESSED,
+                   test=f"none: an infinite value in the {side} (a threshold never reached) is beyond any finite one")
 
 
 def _beyond_tolerance(criterion: Criterion, base: float, cand: float) -> bool | None:

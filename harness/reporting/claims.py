@@ -10,7 +10,9 @@ mean of the claim's `select_by` validation figure. Grids are never crossed.
   linearly interpolated at A's X (never extrapolated), averaged over A's variants in range: one pair per seed.
 
 Each dataset gets its own one-sided exact Wilcoxon signed-rank test over its pairs (zero
-differences dropped); the p-values are Holm-corrected over the claim's datasets. Verdicts:
+differences dropped); the p-values are Holm-corrected over the claim's datasets. A seed where a side's run
+failed, or its curve never reached a `first_reaching` threshold (an infinite value), counts as that side's
+loss, larger than any measured difference: the rank test sees it, and the verdict says how many there were. Verdicts:
 *supported* (significant on every dataset), *contradicted* (significantly the other way on some
 dataset), *undecidable at this n* (with these seeds even a clean sweep could not reach alpha),
 *not significant*, *not measurable here* (nothing measured for it). A deterministic metric is
@@ -27,7 +29,7 @@ import numpy as np
 from harness.stats import ALPHA, holm, paired_test, smallest_wilcoxon_p
 
 if TYPE_CHECKING:
-    from harness.reporting.model import ClaimResult, MetricInfo, ReportData
+    from harness.reporting.model import Cell, ClaimResult, MetricInfo, ReportData
     from harness.suite import ClaimCheck
 
 SUPPORTED, CONTRADICTED = "supported", "contradicted"
@@ -55,9 +57,11 @@ class Pairs:
     dataset: str
     a_label: str
     b_label: str
-    a_values: tuple[float, ...]
+    a_values: tuple[float, ...]   # a failed run's value is the worst one: -inf, or +inf where lower is better
     b_values: tuple[float, ...]
     run_ids: tuple[str, ...]
+    a_failed: int = 0
+    b_failed: int = 0
 
 
 class Unmeasurable(Exception):
@@ -96,7 +100,13 @@ def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
     them elsewhere only), and the metric is defined there for one of them (NaN for all: not applicable)."""
     names = [n for n in (check.best, check.better, check.than) if n is not None]
     cells = [[c for v in variants(data, name) if (c := data.cell(v, dataset, check.metric))] for name in names]
-    return all(cells) and any(c.stats.n > 0 or c.failed_runs for side in cells for c in side)
+    return all(cells) and any(observed(c) for side in cells for c in side)
+
+
+def observed(cell: "Cell | None") -> bool:
+    """Whether a cell has an outcome a claim can use: a value (a never-reached curve's infinity included; NaN is
+    'does not apply') or a failed run."""
+    return cell is not None and (any(not math.isnan(v) for v in cell.values) or bool(cell.failed_seeds))
 
 
 def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
@@ -108,7 +118,7 @@ def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) 
         return _matched_pairs(data, better, than, check.metric, check.at_matched, dataset)
     a = representative(data, better, dataset, check.metric, check.select_by)
     b = representative(data, than, dataset, check.metric, check.select_by)
-    return _seed_pairs(data, a, b, dataset, check.metric)
+    return _seed_pairs(data, a, b, dataset, check.metric, higher)
 
 
 def variants(data: "ReportData", method: str) -> list[str]:
@@ -118,9 +128,9 @@ def variants(data: "ReportData", method: str) -> list[str]:
 
 def representative(data: "ReportData", method: str, dataset: str, metric: str, select_by: str | None) -> str:
     """The one variant of `method` a claim compares on `dataset`; never chosen on the claim's metric."""
-    measured = [v for v in variants(data, method) if (c := data.cell(v, dataset, metric)) and c.stats.n > 0]
+    measured = [v for v in variants(data, method) if observed(data.cell(v, dataset, metric))]
     if not measured:
-        raise Unmeasurable(f"no measured runs of '{method}' on '{dataset}'")
+        raise Unmeasurable(f"no runs of '{method}' on '{dataset}'")
     if len(measured) == 1:
         return measured[0]
     selector = data.metrics.get(select_by) if select_by else None
@@ -137,14 +147,25 @@ def representative(data: "ReportData", method: str, dataset: str, metric: str, s
     return max(scored)[1]
 
 
-def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str) -> Pairs:
+def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str, higher: bool) -> Pairs:
+    """A's and B's outcomes at the seeds both have one; a failed run's outcome is the worst value."""
     cell_a, cell_b = data.cell(a, dataset, metric), data.cell(b, dataset, metric)
-    shared = sorted(set(cell_a.seeds) & set(cell_b.seeds)) if cell_a and cell_b else []
+    outcomes_a, outcomes_b = _outcomes(cell_a, higher), _outcomes(cell_b, higher)
+    shared = sorted(set(outcomes_a) & set(outcomes_b))
     if cell_a is None or cell_b is None or not shared:
         raise Unmeasurable(f"'{a}' and '{b}' share no measured seed on '{dataset}'")
-    return Pairs(dataset, a, b, tuple(cell_a.values[cell_a.seeds.index(s)] for s in shared),
-                 tuple(cell_b.values[cell_b.seeds.index(s)] for s in shared),
-                 tuple(cell_a.run_ids) + tuple(cell_b.run_ids))
+    return Pairs(dataset, a, b, tuple(outcomes_a[s] for s in shared), tuple(outcomes_b[s] for s in shared),
+                 tuple(cell_a.run_ids) + tuple(cell_b.run_ids),
+                 sum(s in cell_a.failed_seeds for s in shared), sum(s in cell_b.failed_seeds for s in shared))
+
+
+def _outcomes(cell: "Cell | None", higher: bool) -> dict[int, float]:
+    """Seed -> value (NaN left out: the metric does not apply), a failed seed's being the worst possible."""
+    if cell is None:
+        return {}
+    worst = -math.inf if higher else math.inf
+    values = {seed: value for seed, value in zip(cell.seeds, cell.values, strict=True) if not math.isnan(value)}
+    return {**values, **{seed: worst for seed in cell.failed_seeds}}
 
 
 def _best_pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
@@ -155,10 +176,10 @@ def _best_pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: b
     own = representative(data, best, dataset, check.metric, check.select_by)
     mine = set(variants(data, best.split("[", 1)[0]))
     rivals = [(_rank_value(c.stats.mean, higher), m) for m in data.methods
-              if m not in mine and (c := data.cell(m, dataset, check.metric)) and c.stats.n > 0]
+              if m not in mine and observed(c := data.cell(m, dataset, check.metric)) and c is not None]
     if not rivals:
         raise Unmeasurable(f"no rival of '{check.best}' measured on '{dataset}'")
-    return _seed_pairs(data, own, max(rivals)[1], dataset, check.metric)
+    return _seed_pairs(data, own, max(rivals)[1], dataset, check.metric, higher)
 
 
 def _rank_value(mean: float, higher: bool) -> float:
@@ -204,7 +225,7 @@ def _points(data: "ReportData", method: str, dataset: str, metric: str, axis: st
 def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
     """Per-dataset Wilcoxon tests, Holm over datasets, combined into one verdict."""
     assert info.higher_is_better is not None  # `check_claim` leaves claims on undirected metrics unmeasurable
-    tests = [paired_test(p.a_values, p.b_values, info.higher_is_better) for p in pairs]
+    tests = [paired_test(ranked_differences(p, info.higher_is_better), [0.0] * len(p.a_values)) for p in pairs]
     better, worse = holm([t.p_better for t in tests]), holm([t.p_worse for t in tests])
     floor = holm([smallest_wilcoxon_p(t.n) for t in tests])
     holds = sum(p < ALPHA for p in better)
@@ -214,8 +235,8 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
         verdict = UNDECIDABLE
     else:
         verdict = SUPPORTED if holds == len(tests) else NOT_SIGNIFICANT
-    details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, mean difference {t.mean_difference:+.3g} over {t.n} "
-               f"seeds, p {t.p_better:.3g} (Holm {adjusted:.3g})"
+    details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, {_mean_difference(p, info.higher_is_better)} over {t.n} "
+               f"seeds{_losses(p)}, p {t.p_better:.3g} (Holm {adjusted:.3g})"
                + (f", reversed p {t.p_worse:.3g} (Holm {reversed_:.3g})" if t.p_worse < ALPHA else "")
                for p, t, adjusted, reversed_ in zip(pairs, tests, better, worse, strict=True)]
     summary = f"holds on {holds} of {len(tests)} dataset(s)"
@@ -223,6 +244,38 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
         summary += (f"; the smallest reachable p, {min(floor):.3g} after Holm, is not below {ALPHA}: "
                     "more seeds are needed")
     return verdict, f"{summary}. " + "; ".join(details)
+
+
+def ranked_differences(pairs: Pairs, higher: bool) -> list[float]:
+    """A's gain over B per seed, direction-adjusted. An infinite side (a failed run, a threshold never reached)
+    loses to any finite one by more than every finite difference, so a rank test counts it as the largest loss;
+    two equal infinities tie."""
+    sign = 1.0 if higher else -1.0
+    raw = [sign * (a - b) if not (math.isinf(a) and a == b) else 0.0
+           for a, b in zip(pairs.a_values, pairs.b_values, strict=True)]
+    largest = max([abs(d) for d in raw if math.isfinite(d)], default=0.0)
+    return [d if math.isfinite(d) else math.copysign(2 * largest + 1, d) for d in raw]
+
+
+def _mean_difference(pairs: Pairs, higher: bool) -> str:
+    """The mean gain over the seeds where both sides have a finite value, as the claim's row shows it."""
+    sign = 1.0 if higher else -1.0
+    finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
+              if math.isfinite(a) and math.isfinite(b)]
+    return f"mean difference {float(np.mean(finite)):+.3g}" if finite else "no seed measured on both sides"
+
+
+def _losses(pairs: Pairs) -> str:
+    """How many seeds were decided by a failed run or a never-reached value, said in the claim's row."""
+    notes = []
+    for label, values, failed in ((pairs.a_label, pairs.a_values, pairs.a_failed),
+                                  (pairs.b_label, pairs.b_values, pairs.b_failed)):
+        never = sum(math.isinf(v) for v in values) - failed
+        if failed:
+            notes.append(f"{label} failed on {failed}")
+        if never:
+            notes.append(f"{label} never reached it on {never}")
+    return f" ({'; '.join(notes)}: counted as losses)" if notes else ""
 
 
 def _exact(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:

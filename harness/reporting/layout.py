@@ -53,8 +53,9 @@ def table(data: ReportData, metric: str) -> Table:
 
 
 def _ranks(data: ReportData, metric: str, cells: dict[tuple[str, str], Cell | None], by_method: bool) -> dict:
-    """Best and second-best method per dataset (equal means share a mark); cells with no values or any NaN
-    seed are never ranked, nor are figures without a direction."""
+    """Best and second-best method per dataset (equal means share a mark); cells with no values, any NaN seed or
+    a failed run are never ranked (its mean leaves out the seed it may have lost), nor are figures without a
+    direction."""
     higher = data.metrics[metric].higher_is_better
     if data.suite.report.bold == "none" or higher is None:
         return {}
@@ -63,7 +64,8 @@ def _ranks(data: ReportData, metric: str, cells: dict[tuple[str, str], Cell | No
         keyed = [((m, dataset) if by_method else (dataset, m), cells[(m, dataset) if by_method else (dataset, m)])
                  for m in data.methods]
         finite = {k: c.stats.mean for k, c in keyed
-                  if c is not None and c.stats.n > 0 and not c.stats.n_nonfinite and math.isfinite(c.stats.mean)}
+                  if c is not None and c.stats.n > 0 and not c.stats.n_nonfinite and not c.failed_runs
+                  and math.isfinite(c.stats.mean)}
         podium = sorted(set(finite.values()), reverse=higher)[:2]
         ranks.update({key: podium.index(mean) + 1 for key, mean in finite.items() if mean in podium})
     return ranks

@@ -56,6 +56,7 @@ class Cell:
     values: tuple[float, ...]
     run_ids: tuple[str, ...]
     failed_runs: int = 0
+    failed_seeds: tuple[int, ...] = ()   # the seeds of those failed runs
     bootstrap_stderr: float | None = None  # within-run, mean over seeds; never seed variance
 
 
@@ -222,6 +223,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
             cells[(method, dataset, name)] = Cell(
                 method, dataset, name, summarize(values, interval), tuple(r["seed"] for r in ok), values,
                 tuple(r["run_id"] for r in ok), failed_runs=len(group) - len(ok),
+                failed_seeds=tuple(sorted(r["seed"] for r in group if r["status"] != "ok")),
                 bootstrap_stderr=_mean_stderr(bootstrap, [r["run_id"] for r in ok], name))
     references = tuple(
         CitedValue(ref.method, ref.dataset, ref.metric, ref.value, ref.std, ref.source,

@@ -319,3 +319,22 @@ def test_a_change_at_float_noise_scale_is_unchanged_even_under_a_zero_tolerance(
     criterion = Criterion("fd", "metric.fd", False, False, RegressionRule(metric="fd", max_drop=0.0))
     cell = compare_frames(frame(1.0), frame(1.0 + relative_change), [criterion]).cells[0]
     assert cell.status == status
+
+
+def test_a_threshold_reached_at_step_140_then_never_is_a_regression_not_incomparable():
+    """`first_reaching` is +inf on a run that never reaches its threshold: worse than any step (lower is better)."""
+    from harness.comparison import Status, compare_frames
+    from harness.comparison.criteria import Criterion
+    from harness.suite import RegressionRule
+
+    def frame(steps: list[float]) -> pd.DataFrame:
+        rows = [("m", "d", seed, "ok", step) for seed, step in enumerate(steps)]
+        return pd.DataFrame(rows, columns=["method", "dataset", "seed", "status", "metric.first"]).assign(
+            metric_names=[{"first": "x.first"}] * len(steps), hardware_fingerprint="hw")
+
+    criterion = Criterion("first", "metric.first", False, False, RegressionRule(metric="first", max_drop=20))
+    reached, never = frame([140.0] * 6), frame([140.0] * 5 + [float("inf")])
+    regressed = compare_frames(reached, never, [criterion]).cells[0]
+    assert regressed.status is Status.REGRESSED and "never reached" in regressed.test
+    assert compare_frames(never, reached, [criterion]).cells[0].status is Status.IMPROVED
+    assert compare_frames(never, never, [criterion]).cells[0].status is Status.UNCHANGED

@@ -1,6 +1,7 @@
 """Claims: one representative per method, tests per dataset combined by Holm, five honest verdicts."""
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -167,3 +168,44 @@ def test_a_method_below_the_rivals_curve_is_contradicted_although_its_raw_recall
 def test_points_outside_the_rivals_range_are_never_extrapolated():
     data = _curves(_points("a", [(0.1, 0.99)]) | _points("b", [(0.3, 0.5), (0.6, 0.9)]))
     assert check_claim(data, "t", MATCHED).verdict == NOT_MEASURABLE
+
+
+STEP = MetricInfo("first_step", False, "quality")
+
+
+def test_a_threshold_never_reached_loses_to_any_step_at_which_it_was_reached():
+    """pcg_curriculum's case: the plain decoder never reached 0.2 in 6 of 6 seeds, the curriculum at step 200."""
+    data = _data({("curriculum", "d", "first_step"): [200.0] * 6, ("decoder", "d", "first_step"): [math.inf] * 6},
+                 {"first_step": STEP})
+    result = check_claim(data, "t", ClaimCheck(metric="first_step", better="curriculum", than="decoder"))
+    assert result.verdict == SUPPORTED
+    assert "(decoder never reached it on 6: counted as losses)" in result.statistic
+    reverse = check_claim(data, "t", ClaimCheck(metric="first_step", better="decoder", than="curriculum"))
+    assert reverse.verdict == CONTRADICTED
+    both = _data({("a", "d", "first_step"): [math.inf] * 6, ("b", "d", "first_step"): [math.inf] * 6},
+                 {"first_step": STEP})
+    assert check_claim(both, "t", ClaimCheck(metric="first_step", better="a", than="b")).verdict != SUPPORTED
+
+
+def _with_failed_seed(data, method: str, dataset: str, seed: int):
+    """`data` with the run of `method` at `seed` failed: its value gone, the seed among the cell's failed ones."""
+    cell = data.cell(method, dataset, "accuracy")
+    kept = [i for i, s in enumerate(cell.seeds) if s != seed]
+    failed = Cell(method, dataset, "accuracy", summarize([cell.values[i] for i in kept]),
+                  tuple(cell.seeds[i] for i in kept), tuple(cell.values[i] for i in kept),
+                  tuple(cell.run_ids[i] for i in kept), failed_runs=1, failed_seeds=(seed,))
+    inner = data.cell
+    data.cell = lambda m, d, k: failed if (m, d, k) == (method, dataset, "accuracy") else inner(m, d, k)
+    return data
+
+
+def test_a_method_that_crashes_on_the_seed_where_it_would_lose_is_not_supported():
+    a = [51.0, 52.0, 53.0, 54.0, 55.0, 40.0]  # loses on seed 5 only
+    b = [50.0, 51.0, 52.0, 53.0, 54.0, 50.0]
+    check = ClaimCheck(metric="accuracy", better="a", than="b")
+    assert check_claim(_data({("a", "d", "accuracy"): a, ("b", "d", "accuracy"): b}), "t", check).verdict \
+        == NOT_SIGNIFICANT
+    crashed = _with_failed_seed(_data({("a", "d", "accuracy"): a, ("b", "d", "accuracy"): b}), "a", "d", 5)
+    result = check_claim(crashed, "t", check)
+    assert result.verdict == NOT_SIGNIFICANT  # before: supported, p = 1/32 over the five seeds left
+    assert "over 6 seeds (a failed on 1: counted as losses)" in result.statistic
