@@ -1,5 +1,5 @@
 """`harness compare`: two sets of results cell by cell under a suite's regression rules, or two pytest-benchmark
-files benchmark by benchmark under `--max-ratio`; exit 1 on a regression."""
+(instruction-count) files benchmark by benchmark under `--max-ratio`; exit 1 on a regression."""
 from __future__ import annotations
 
 import argparse
@@ -19,14 +19,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("base",
                         help="a store (.sqlite), an export (.csv/.parquet), or REF:PATH (an export at a git ref); "
                              "or pytest-benchmark JSON: FILE.json, a .benchmarks folder (its newest run), "
-                             "FOLDER@ID (a saved run: 0003, 0003_name), REF:PATH.json")
+                             "FOLDER@ID (a saved run: 0003, 0003_name), REF:PATH.json; or a `harness bench` file")
     parser.add_argument("cand", help="the candidate, in the same forms")
     parser.add_argument("--suite", type=Path, default=None,
                         help="suite file giving regression rules and metric directions; selects its runs")
     parser.add_argument("--suite-name", default=None, help="compare only the runs stored under this suite name")
     parser.add_argument("--max-ratio", type=_ratio, default=None,
                         help="pytest-benchmark files: the factor a benchmark's median time may grow (or shrink) by "
-                             "before it has regressed (improved) (default 1.5)")
+                             "before it has regressed (improved) (default 1.5); instruction-count files: the same for "
+                             "its estimated cycles per call (default 1.02)")
     add_data_root(parser)
     add_comparison_output(parser)
 

@@ -7,7 +7,7 @@ samples and the change must also be significant, by Welch's t-test on log times 
 no pair of round i of the other, and timing noise is a factor); otherwise the medians pytest-benchmark
 reports are judged on the ratio alone, and the cell says so. Times are judged only when both files'
 machines have one fingerprint (`benchmark_hardware`); otherwise every benchmark is incomparable, which
-does not fail the gate.
+does not fail the gate. A benchmark of the base missing from the candidate fails it.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def compare_benchmarks(base: str, cand: str, max_ratio: float = DEFAULT_MAX_RATI
     other_hardware = hardware_difference(base_file.machine_info, cand_file.machine_info)
     notes = _notes(base_file, cand_file, by_rounds)
     cells = [_explained(cell, other_hardware, notes) for cell in comparison.cells]
-    return replace(comparison, cells=cells, samples="rounds")
+    return replace(comparison, cells=cells, samples="rounds", missing_fails=True)
 
 
 def _with_rounds(file: BenchmarkFile) -> set[str]:
@@ -50,7 +50,7 @@ def _with_rounds(file: BenchmarkFile) -> set[str]:
     return {timing.fullname for timing in file.timings if len(timing.rounds) >= 2}
 
 
-def _cell_key(fullname: str) -> tuple[str, str]:
+def benchmark_cell(fullname: str) -> tuple[str, str]:
     """(method, dataset) of a benchmark: `benchmarks/test_x.py::test_y[p]` -> (`test_y[p]`, `benchmarks/test_x.py`)."""
     module, separator, test = fullname.partition("::")
     return (test, module) if separator else (fullname, "-")
@@ -61,7 +61,7 @@ def _side(file: BenchmarkFile, by_rounds: set[str]) -> pd.DataFrame:
     fingerprint = benchmark_fingerprint(file.machine_info)
     rows = []
     for timing in file.timings:
-        method, dataset = _cell_key(timing.fullname)
+        method, dataset = benchmark_cell(timing.fullname)
         values = timing.rounds if timing.fullname in by_rounds else (timing.median,)
         rows += [{"method": method, "dataset": dataset, "seed": index, "status": "ok",
                   "hardware_fingerprint": fingerprint, f"measure.{TIME}": value} for index, value in enumerate(values)]
@@ -81,7 +81,7 @@ def _notes(base: BenchmarkFile, cand: BenchmarkFile, by_rounds: set[str]) -> dic
         if timing.fullname not in by_rounds:
             lacking = " and ".join(side for side, t in (("base", timing), ("candidate", other)) if len(t.rounds) < 2)
             note += f"; no round times in {lacking} (--benchmark-save-data): judged on max_ratio alone"
-        notes[_cell_key(timing.fullname)] = note
+        notes[benchmark_cell(timing.fullname)] = note
     return notes
 
 

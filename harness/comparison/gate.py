@@ -1,15 +1,19 @@
 """What `harness compare` and `harness ci` do: load two sides and classify them, or run then compare."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from harness.comparison.benchmark_files import is_benchmark_source
 from harness.comparison.benchmark_gate import DEFAULT_MAX_RATIO, compare_benchmarks
 from harness.comparison.classify import Comparison, compare_frames
+from harness.comparison.count_gate import DEFAULT_MAX_RATIO as COUNTS_MAX_RATIO
+from harness.comparison.count_gate import compare_counts
 from harness.comparison.criteria import criteria
 from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import StoreSelection, load_results, side_of_records
 from harness.curve_metrics import with_curve_metrics
+from harness.instruction_counts import is_counts_file
 from harness.runner import RunOptions, RunOutcome, load_plugins, run_suite
 from harness.store import Store
 from harness.suite import Suite, load_suite
@@ -22,10 +26,14 @@ def compare_sources(base: str, cand: str, suite_file: Path | None = None, suite_
     """Compare two sides; a suite file supplies rules and directions and, unless `suite_name` says else,
     its runs: in a store, its planned run keys, whichever suite executed them (runs are shared).
 
-    Two pytest-benchmark files are compared benchmark by benchmark under `max_ratio` instead.
+    Two pytest-benchmark files (two instruction-count files) are compared benchmark by benchmark under
+    `max_ratio` instead.
     """
+    if is_counts_file(base) or is_counts_file(cand):
+        _check_benchmark_options(base, cand, suite_file, suite_name, is_counts_file, "instruction-count")
+        return compare_counts(base, cand, COUNTS_MAX_RATIO if max_ratio is None else max_ratio)
     if is_benchmark_source(base) or is_benchmark_source(cand):
-        _check_benchmark_options(base, cand, suite_file, suite_name)
+        _check_benchmark_options(base, cand, suite_file, suite_name, is_benchmark_source, "pytest-benchmark")
         return compare_benchmarks(base, cand, DEFAULT_MAX_RATIO if max_ratio is None else max_ratio)
     if max_ratio is not None:
         raise ComparisonError("--max-ratio applies to pytest-benchmark files",
@@ -59,12 +67,13 @@ def run_ci(suite_path: str | Path, baseline: str, options: RunOptions) -> tuple[
     return outcome, compare_frames(base_frame, cand_frame, criteria([base_frame, cand_frame], suite), baseline, label)
 
 
-def _check_benchmark_options(base: str, cand: str, suite_file: Path | None, suite_name: str | None) -> None:
-    """A pytest-benchmark file is compared only with another, and no suite selects or judges its timings."""
+def _check_benchmark_options(base: str, cand: str, suite_file: Path | None, suite_name: str | None,
+                             is_kind: Callable[[str], bool], kind: str) -> None:
+    """A benchmark file is compared only with another of its kind, and no suite selects or judges its figures."""
     for side, other in ((base, cand), (cand, base)):
-        if not is_benchmark_source(other):
-            raise ComparisonError(f"{side} names pytest-benchmark JSON but {other} does not",
-                                  hint="Compare two pytest-benchmark files, or two result sets.")
+        if not is_kind(other):
+            raise ComparisonError(f"{side} names {kind} JSON but {other} does not",
+                                  hint=f"Compare two {kind} files, or two result sets.")
     if suite_file is not None or suite_name is not None:
         raise ComparisonError("--suite and --suite-name select runs of a suite, not pytest-benchmark timings",
                               hint="Give the tolerance with --max-ratio.")

@@ -16,13 +16,16 @@ class Verdict:
 
 
 def verdict(comparison: Comparison, strict: bool = False) -> Verdict:
-    """Failures outrank regressions; `strict` also fails on cells that could not be judged."""
+    """Failures outrank regressions, then a missing benchmark; `strict` also fails on cells that could not be
+    judged."""
     counts = comparison.counts()
     if counts[Status.NEWLY_FAILING] or comparison.failed_cand_runs:
         return Verdict(FAILED_RUNS_EXIT, f"{comparison.failed_cand_runs} candidate run(s) failed, "
                                          f"{counts[Status.NEWLY_FAILING]} cell(s) newly failing")
     if counts[Status.REGRESSED]:
         return Verdict(REGRESSION_EXIT, f"{counts[Status.REGRESSED]} cell(s) regressed")
+    if comparison.missing_fails and counts[Status.MISSING]:
+        return Verdict(REGRESSION_EXIT, f"{counts[Status.MISSING]} benchmark(s) of the base missing from the candidate")
     unjudged = counts[Status.INCOMPARABLE] + counts[Status.MISSING]
     if strict and unjudged:
         return Verdict(REGRESSION_EXIT, f"strict: {counts[Status.INCOMPARABLE]} incomparable, "

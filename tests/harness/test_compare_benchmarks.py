@@ -145,11 +145,11 @@ def test_fingerprint_ignores_clock_hostname_and_python_patch_release():
     assert benchmark_fingerprint({**MACHINE, "python_version": "3.12.1"}) != benchmark_fingerprint(MACHINE)
 
 
-def test_benchmark_in_one_file_only_is_missing_or_new(cli, tmp_path):
+def test_benchmark_in_one_file_only_is_missing_or_new_and_a_missing_one_fails_the_gate(cli, tmp_path):
     base = write_benchmarks(tmp_path / "base.json", {"test_a": STEADY, "test_gone": STEADY})
     cand = write_benchmarks(tmp_path / "cand.json", {"test_a": STEADY, "test_added": STEADY})
     code, found, _ = compare(cli, base, cand)
-    assert code == 0
+    assert code == 1  # a benchmark dropped from the candidate's run would hide its regression
     assert {name: cell["status"] for name, cell in found.items()} == {
         "test_a": "unchanged", "test_gone": "missing", "test_added": "new"}
 
