@@ -74,8 +74,12 @@ def _record_of_row(row: dict[str, Any]) -> dict[str, Any]:
                      "hardware_fingerprint": _cell(row.get("hardware_fingerprint"))},
         metrics={k.removeprefix("metric."): float(v) for k, v in row.items()
                  if k.startswith("metric.") and _cell(v) is not None},
-        measurements={(name := k.removeprefix("measure.")): {"value": float(v), **info.get(name, {"unit": ""})}
-                      for k, v in row.items() if k.startswith("measure.") and _cell(v) is not None},
+        # A measure the run recorded as NaN (not defined for this dataset) is named in the row's measure_info;
+        # an empty cell without it is a measure the run never recorded.
+        measurements={(name := k.removeprefix("measure.")): {"value": float(v) if _cell(v) is not None else math.nan,
+                                                            **info.get(name, {"unit": ""})}
+                      for k, v in row.items()
+                      if k.startswith("measure.") and (_cell(v) is not None or k.removeprefix("measure.") in info)},
     )
     return record
 

@@ -64,12 +64,14 @@ def select_suite_runs(suite: Suite, source: YamlSource, root: str | Path | None,
     try:
         planned = plan(suite, source, data_root(root))
     except DataError:
-        records, methods = _by_name(suite, everything())
+        records, methods = select_by_name(suite, everything())
         return records, methods, "names (data files absent, run keys unchecked)"
     return by_key(planned), list(dict.fromkeys(r.method for r in planned)), "run keys"
 
 
-def _by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+def select_by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The newest stored run per (method, dataset, seed) the suite names, whatever its run key, and the methods
+    in the suite's order."""
     records = newest_per_cell(r for r in stored
                               if r["dataset"] in suite.datasets and r.get("method_entry") in suite.methods)
     order = {name: i for i, name in enumerate(suite.methods)}

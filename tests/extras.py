@@ -23,6 +23,7 @@ class MissingExtra(pytest.File):
 
 
 def skip_folder(path: Path, parent: pytest.Collector, reason: str) -> MissingExtra:
+    """The collector standing for the test folder `path`: one skip, its reason led by the folder."""
     folder = MissingExtra.from_parent(parent, path=path)
     folder.reason = f"{path.relative_to(parent.config.rootpath).as_posix()}/: {reason}"
     return folder

@@ -1,59 +1,114 @@
 """Claims as a CI gate: a claim that the baseline's runs support must stay supported by the candidate's.
 
 `harness ci --claims` checks the suite's claims (`harness.reporting.claims`, the verdicts the report prints,
-derived curve metrics and aggregates included) twice, on the baseline and on the runs just made, and fails
-when a claim the baseline supports is no longer supported. A claim the baseline does not support (a paper's
-claim our runs contradict, say) is reported, never gated: the gate guards what was measured, not the paper.
+derived curve metrics and aggregates included) twice: on the baseline's own runs (by name, whatever their run
+keys) and on the runs just made. It fails when a claim the baseline supports is no longer supported, and when a
+claim *changed*: its check differs from the suite file the baseline was made with (the file at the baseline's git
+ref, else at HEAD), or the runs behind it have other run keys (a parameter or a version changed). A changed claim
+compares two different things; the baseline must be made again for it, never passed silently. A claim the
+baseline does not support (a paper's claim our runs contradict, say) is reported, never gated: the gate guards
+what was measured, not the paper.
 """
 from __future__ import annotations
 
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import yaml
+
+from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import git_show, side_kind
 from harness.reporting.claims import SUPPORTED
 from harness.reporting.load import load_report
-from harness.reporting.model import ClaimResult
+from harness.reporting.model import ClaimResult, ReportData
+
 
 @dataclass(frozen=True)
 class ClaimChange:
     text: str
     baseline: str  # the verdict on the baseline's runs
     candidate: str  # the verdict on the runs just made
+    changed: str = ""  # why the two verdicts judge different things, if they do
 
     @property
     def lost(self) -> bool:
-        return self.baseline == SUPPORTED and self.candidate != SUPPORTED
+        return not self.changed and self.baseline == SUPPORTED and self.candidate != SUPPORTED
+
+    @property
+    def fails(self) -> bool:
+        return self.lost or bool(self.changed)
 
 
 def claim_changes(suite_path: Path, baseline: str, store: Path, data_root: Path | None) -> list[ClaimChange]:
     """Each claim's verdict on the baseline (a store, an export, or REF:PATH) and on the store's runs."""
-    candidate = load_report(suite_path, store, data_root).claims
-    return [ClaimChange(base.text, base.verdict, cand.verdict)
-            for base, cand in zip(_baseline_claims(suite_path, baseline, data_root), candidate, strict=True)]
+    candidate = load_report(suite_path, store, data_root)
+    base = _baseline_report(suite_path, baseline, data_root)
+    checks = _baseline_checks(suite_path, baseline)
+    current = _claim_checks(yaml.safe_load(suite_path.read_text(encoding="utf-8")))
+    return [ClaimChange(cand.text, old.verdict, cand.verdict,
+                        _why_changed(cand.text, checks, current, _run_keys(base, old), _run_keys(candidate, cand)))
+            for old, cand in zip(base.claims, candidate.claims, strict=True)]
 
 
-def _baseline_claims(suite_path: Path, baseline: str, data_root: Path | None) -> tuple[ClaimResult, ...]:
+def _baseline_report(suite_path: Path, baseline: str, data_root: Path | None) -> ReportData:
     kind = side_kind(baseline)
     if kind == "git":  # REF:PATH, an export at a git commit
         ref, _, inner = baseline.partition(":")
         with tempfile.TemporaryDirectory(prefix="harness-claims-") as folder:
             export = Path(folder) / Path(inner).name
             export.write_bytes(git_show(ref, inner, Path.cwd()))
-            return load_report(suite_path, export, data_root, runs_file=export).claims
+            return load_report(suite_path, export, data_root, runs_file=export, by_name=True)
     path = Path(baseline)
-    return load_report(suite_path, path, data_root, runs_file=path if kind == "export" else None).claims
+    return load_report(suite_path, path, data_root, runs_file=path if kind == "export" else None, by_name=True)
+
+
+def _baseline_checks(suite_path: Path, baseline: str) -> dict[str, Any] | None:
+    """Claim text -> check of the suite file as of the baseline: at its git ref, else as committed at HEAD; None
+    where git has no such file (a suite outside a repository)."""
+    ref = baseline.partition(":")[0] if side_kind(baseline) == "git" else "HEAD"
+    try:
+        inside = subprocess.run(["git", "ls-files", "--full-name", "--error-unmatch", suite_path.name],
+                                cwd=suite_path.resolve().parent, capture_output=True, text=True, check=True)
+        text = git_show(ref, inside.stdout.strip(), suite_path.resolve().parent)
+    except (subprocess.CalledProcessError, OSError, ComparisonError):
+        return None
+    return _claim_checks(yaml.safe_load(text))
+
+
+def _claim_checks(document: Any) -> dict[str, Any]:
+    claims = document.get("claims", []) if isinstance(document, dict) else []
+    return {str(claim.get("text")): claim.get("check") for claim in claims if isinstance(claim, dict)}
+
+
+def _run_keys(data: ReportData, claim: ClaimResult) -> set[str]:
+    behind = set(claim.run_ids)
+    return {r["run_key"] for r in data.records if r["run_id"] in behind}
+
+
+def _why_changed(text: str, baseline_checks: dict[str, Any] | None, current: dict[str, Any], base_keys: set[str],
+                 cand_keys: set[str]) -> str:
+    if baseline_checks is not None and text in baseline_checks and baseline_checks[text] != current.get(text):
+        return "its check differs from the baseline's suite file"
+    if base_keys and cand_keys and base_keys != cand_keys:
+        return (f"{len(cand_keys - base_keys)} of its {len(cand_keys)} runs have run keys the baseline lacks (a "
+                "parameter or a version changed): make the baseline again")
+    return ""
 
 
 def render_claim_changes(changes: list[ClaimChange]) -> str:
     """One line per claim, then the gate's verdict line."""
     lines = ["claims (baseline -> candidate):"]
     for change in changes:
-        mark = "LOST" if change.lost else "ok"
-        lines.append(f"  [{mark}] {change.text}: {change.baseline} -> {change.candidate}")
-    lost = sum(change.lost for change in changes)
-    lines.append(f"{lost} of {len(changes)} claims lost their support" if lost else
-                 f"no claim lost its support ({sum(c.candidate == SUPPORTED for c in changes)} of {len(changes)} "
-                 "supported)")
+        mark = "CHANGED" if change.changed else "LOST" if change.lost else "ok"
+        note = f" ({change.changed})" if change.changed else ""
+        lines.append(f"  [{mark}] {change.text}: {change.baseline} -> {change.candidate}{note}")
+    lost, changed = sum(change.lost for change in changes), sum(bool(change.changed) for change in changes)
+    if lost or changed:
+        lines.append(f"{lost} of {len(changes)} claims lost their support, {changed} changed")
+    else:
+        lines.append(f"no claim lost its support ({sum(c.candidate == SUPPORTED for c in changes)} of "
+                     f"{len(changes)} supported)")
     return "\n".join(lines) + "\n"

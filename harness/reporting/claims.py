@@ -10,7 +10,8 @@ mean of the claim's `select_by` validation figure. Grids are never crossed.
   linearly interpolated at A's X (never extrapolated), averaged over A's variants in range: one pair per seed.
 
 Each dataset gets its own one-sided exact Wilcoxon signed-rank test over its pairs (zero
-differences dropped); the p-values are Holm-corrected over the claim's datasets. A seed where a side's run
+differences dropped); the p-values are Holm-corrected over the claim's datasets. Each dataset's row also gives
+the smallest effect its seeds detect with power 0.8 at the observed spread. A seed where a side's run
 failed, or its curve never reached a `first_reaching` threshold (an infinite value), counts as that side's
 loss, larger than any measured difference: the rank test sees it, and the verdict says how many there were. Verdicts:
 *supported* (significant on every dataset), *contradicted* (significantly the other way on some
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from harness.stats import ALPHA, holm, paired_test, smallest_wilcoxon_p
+from harness.stats import ALPHA, holm, minimum_detectable_effect, paired_test, smallest_wilcoxon_p
 
 if TYPE_CHECKING:
     from harness.reporting.model import Cell, ClaimResult, MetricInfo, ReportData
@@ -235,8 +236,8 @@ def _tested(pairs: list[Pairs], info: "MetricInfo") -> tuple[str, str]:
         verdict = UNDECIDABLE
     else:
         verdict = SUPPORTED if holds == len(tests) else NOT_SIGNIFICANT
-    details = [f"{p.dataset}: {p.a_label} vs {p.b_label}, {_mean_difference(p, info.higher_is_better)} over {t.n} "
-               f"seeds{_losses(p)}, p {t.p_better:.3g} (Holm {adjusted:.3g})"
+    details = [f"{p.dataset}: {p.a_label} vs {p.b_label}{_mean_difference(p, info.higher_is_better)} over {t.n} "
+               f"seeds{_losses(p)}, p {t.p_better:.3g} (Holm {adjusted:.3g}), {_detectable(p, info, len(pairs))}"
                + (f", reversed p {t.p_worse:.3g} (Holm {reversed_:.3g})" if t.p_worse < ALPHA else "")
                for p, t, adjusted, reversed_ in zip(pairs, tests, better, worse, strict=True)]
     summary = f"holds on {holds} of {len(tests)} dataset(s)"
@@ -258,11 +259,23 @@ def ranked_differences(pairs: Pairs, higher: bool) -> list[float]:
 
 
 def _mean_difference(pairs: Pairs, higher: bool) -> str:
-    """The mean gain over the seeds where both sides have a finite value, as the claim's row shows it."""
+    """', mean difference +x': the mean gain over the seeds where both sides have a finite value; nothing where no
+    seed has (every pair decided by a failure or a threshold never reached)."""
     sign = 1.0 if higher else -1.0
     finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
               if math.isfinite(a) and math.isfinite(b)]
-    return f"mean difference {float(np.mean(finite)):+.3g}" if finite else "no seed measured on both sides"
+    return f", mean difference {float(np.mean(finite)):+.3g}" if finite else ""
+
+
+def _detectable(pairs: Pairs, info: "MetricInfo", tests: int) -> str:
+    """The smallest mean difference these seeds detect 80 % of the time at the observed spread of the finite
+    differences (`harness.stats.minimum_detectable_effect`): what a 'not significant' verdict can rule out."""
+    sign = 1.0 if info.higher_is_better else -1.0
+    finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
+              if math.isfinite(a) and math.isfinite(b)]
+    spread = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
+    effect = minimum_detectable_effect(spread, len(pairs.a_values), tests)
+    return f"detectable effect {effect:.3g}" if math.isfinite(effect) else "no effect detectable at this n"
 
 
 def _losses(pairs: Pairs) -> str:

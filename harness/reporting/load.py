@@ -15,19 +15,22 @@ from harness.results import records_of_export
 from harness.run_folders import stored_file
 from harness.store import Store, as_planned
 from harness.suite import Suite, load_suite
-from harness.suite_runs import select_suite_runs, stored_selection
+from harness.suite_runs import select_by_name, select_suite_runs, stored_selection
 from harness.yaml_source import YamlSource
 
 
 def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path | None = None,
-                interval: str = "t", bootstrap_resamples: int = 0, runs_file: str | Path | None = None) -> ReportData:
+                interval: str = "t", bootstrap_resamples: int = 0, runs_file: str | Path | None = None,
+                by_name: bool = False) -> ReportData:
     """The report of a suite from the store alone, or from an export of its runs (`runs_file`); nothing runs.
 
     Runs are matched by run key when the suite's data files are at hand; otherwise by
     (method, dataset, seed) name, newest first, and the report's provenance says so. An export
     (a report's committed `runs.csv`) renders a report again without the store it came from, its learning
     curves from the `curves.csv` beside it. The suite's curve metrics are computed here, from the stored
-    curves, as its runs are selected (`harness.curve_metrics`); an export carries them already.
+    curves, as its runs are selected (`harness.curve_metrics`); an export carries them already. `by_name` takes
+    the runs stored under the suite's name as they are, whatever their run keys (a baseline's own runs, made
+    before a parameter or a version changed).
     """
     suite, source = load_suite(suite_path)
     if runs_file is not None:
@@ -35,15 +38,23 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
             raise HarnessError("the within-run bootstrap needs the stored predictions, which an export lacks",
                                field="--bootstrap", hint="Render from the store, or leave out --bootstrap.")
         stored = records_of_export(read_export(Path(runs_file)), str(runs_file))  # shared runs keep their suite
-        records, methods, selection = select_suite_runs(
-            suite, source, root, lambda planned: as_planned(planned, stored),
-            lambda: [r for r in stored if r["suite"] == suite.suite])
+        own = [r for r in stored if r["suite"] == suite.suite]
+        if by_name:
+            records, methods = select_by_name(suite, own)
+            selection = "names (the runs as stored, whatever their run keys)"
+        else:
+            records, methods, selection = select_suite_runs(
+                suite, source, root, lambda planned: as_planned(planned, stored), lambda: own)
         selection += f", from {runs_file}"
         bootstrap = None
         curves = _exported_curves(Path(runs_file))
     else:
         with Store(store_path, read_only=True) as store:
-            records, methods, selection = stored_selection(suite, source, root, store)
+            if by_name:
+                records, methods = select_by_name(suite, list(store.records(suite=suite.suite)))
+                selection = "names (the runs as stored, whatever their run keys)"
+            else:
+                records, methods, selection = stored_selection(suite, source, root, store)
             bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
             curves = _stored_curves(records, store.path)
     if not records:

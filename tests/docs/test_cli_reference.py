@@ -1,19 +1,17 @@
 """docs/cli.md is what docs/gen_cli_reference.py writes from today's parser, and names every subcommand."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
+
+from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATOR = REPO / "docs" / "gen_cli_reference.py"
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("gen_cli_reference", GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GENERATOR)
 
 
 def test_the_committed_cli_reference_is_what_the_parser_generates():

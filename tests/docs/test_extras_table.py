@@ -2,19 +2,17 @@
 and the tests' `require_extra` calls: every extra has a row, and each family's test folder is under its extra."""
 from __future__ import annotations
 
-import importlib.util
 import tomllib
 from pathlib import Path
+
+from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
 GENERATOR = REPO / "docs" / "gen_extras_table.py"
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("gen_extras_table", GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GENERATOR)
 
 
 def test_the_readmes_extras_table_is_current():

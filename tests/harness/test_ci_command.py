@@ -62,7 +62,7 @@ def test_ci_claims_gate_fails_when_a_claim_the_baseline_supports_loses_its_suppo
     code, out, _ = cli("ci", suite, "--baseline", baseline, "--store", str(store), "--claims")
     assert code == 1
     assert "[LOST] noisy beats exact: supported -> contradicted" in out
-    assert "1 of 1 claims lost their support" in out
+    assert "1 of 1 claims lost their support, 0 changed" in out
 
 
 def test_ci_claims_gate_passes_a_claim_the_baseline_never_supported(cli, write_suite, store, tmp_path):
@@ -72,3 +72,16 @@ def test_ci_claims_gate_passes_a_claim_the_baseline_never_supported(cli, write_s
     assert code == 0, out
     assert "[ok] noisy beats exact: contradicted -> contradicted" in out
     assert "no claim lost its support (0 of 1 supported)" in out
+
+
+def test_ci_claims_after_a_parameter_change_judges_the_baseline_on_its_own_runs_and_reports_the_claim_changed(
+        cli, write_suite, store, tmp_path):
+    """The baseline's runs were made with noise 2.0: its claim is judged on them (not 'not measurable' for want
+    of the new run keys), and the claim is reported changed, failing the gate, since the two sides measure
+    different things."""
+    baseline = make_baseline(cli, str(write_suite(CLAIMED_SUITE)), store, tmp_path)
+    changed = str(write_suite(CLAIMED_SUITE.replace("noise: 2.0", "noise: 3.0"), name="changed.yaml"))
+    code, out, _ = cli("ci", changed, "--baseline", baseline, "--store", str(tmp_path / "fresh.sqlite"), "--claims")
+    assert code == 1, out
+    assert "[CHANGED] noisy beats exact: contradicted -> contradicted (6 of its 12 runs have run keys the " in out
+    assert "0 of 1 claims lost their support, 1 changed" in out
