@@ -261,6 +261,10 @@ class ClaimCheck(_Frozen):
         None, description="state 'best' / 'better' over this aggregate of the suite's `aggregates` block, across "
                           "datasets, decided by the stratified-bootstrap 95% interval of the difference (of P(X > Y) "
                           "against 1/2)")
+    effect_size: float | None = Field(
+        None, gt=0, description="the effect the claim states, in standard deviations of the paired differences "
+                                "(Cohen's d_z): `harness validate` warns when the suite's seeds detect it with "
+                                "power below 0.8, saying how many would")
 
     @model_validator(mode="after")
     def _one_form(self) -> "ClaimCheck":

@@ -7,7 +7,7 @@ from harness.dataset_files import data_root
 from harness.extras import family_unavailable
 from harness.planner import check_dataset, check_split, in_matrix, method_variants
 from harness.registry import metrics as metric_registry
-from harness.stats import ALPHA, smallest_wilcoxon_p
+from harness.stats import ALPHA, POWER, minimum_detectable_effect, smallest_wilcoxon_p
 from harness.suite import ClaimCheck, Suite, load_suite
 from harness.yaml_source import YamlSource
 
@@ -25,7 +25,8 @@ def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, lis
     _check_claim_representatives(suite, source, variants)
     unchecked = family_unavailable(suite.family)
     warnings = [f"{source.path}: datasets not checked by the family: {unchecked}"] if unchecked else []
-    return sum(map(len, variants.values())), warnings + undecidable_claims(suite, source)
+    return sum(map(len, variants.values())), warnings + undecidable_claims(suite, source) + underpowered_claims(
+        suite, source)
 
 
 def _check_claim_representatives(suite: Suite, source: YamlSource, variants: dict[str, list[str]]) -> None:
@@ -67,6 +68,31 @@ def undecidable_claims(suite: Suite, source: YamlSource) -> list[str]:
                                  hint=f"Run at least {needed} seeds.")
             warnings.append(str(error))
     return warnings
+
+
+def underpowered_claims(suite: Suite, source: YamlSource) -> list[str]:
+    """Claims stating an `effect_size` that the suite's seeds detect with power below 0.8 (one-sided signed-rank
+    test at alpha over the claim's datasets), with the number of seeds that would."""
+    warnings = []
+    seeds = len(suite.defaults.seeds)
+    for index, claim in enumerate(suite.claims):
+        effect = claim.check.effect_size
+        datasets = len(_claim_datasets(suite, claim.check))
+        if effect is None or not datasets:
+            continue
+        needed = seeds_to_detect(effect, datasets)
+        if needed > seeds:
+            error = source.error(("claims", index, "check", "effect_size"),
+                                 f"claim '{claim.text}' states an effect of {effect:g} standard deviations: "
+                                 f"{seeds} seeds detect it with power below {POWER} (one-sided signed-rank test, "
+                                 f"alpha {ALPHA} over {datasets} dataset(s))", hint=f"Run at least {needed} seeds.")
+            warnings.append(str(error))
+    return warnings
+
+
+def seeds_to_detect(effect_size: float, datasets: int = 1, most: int = 10_000) -> int:
+    """The fewest seeds whose minimum detectable effect, in standard deviations, is at most `effect_size`."""
+    return next((n for n in range(2, most) if minimum_detectable_effect(1.0, n, datasets) <= effect_size), most)
 
 
 def _claim_datasets(suite: Suite, check: ClaimCheck) -> list[str]:

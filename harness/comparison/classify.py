@@ -5,7 +5,9 @@ appearing or disappearing (newly-failing, fixed); comparable at all (incomparabl
 hardware figure measured on other hardware, or no value on a side); then its change (of the mean
 over seeds; of the median of a benchmark's rounds), which must exceed the rule's tolerance in the
 metric's bad (good) direction to be a regression (improvement), and, when both sides have two
-seeds (rounds) or more, be significant as well.
+seeds (rounds) or more, be significant as well. A quality metric measured on other hardware is judged the
+same way, but its change must also exceed the baseline's own seed spread (the same run key may give other
+numbers on another CPU), and the cell says so.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from functools import partial
 from statistics import fmean, median
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 
 from harness.comparison.criteria import Criterion
@@ -27,6 +30,8 @@ from harness.stats import CellStats, summarize
 # Relative changes this small are no change: exports round-trip floats through text, and the same run on another
 # CPU or BLAS build sums in another order (a Fréchet distance measured 1e-7 apart on AMD EPYC and Intel Xeon).
 NUMERICAL_NOISE = 1e-6
+# Across machines a quality cell's change must also leave this two-sided interval of the baseline's seed spread.
+ACROSS_MACHINES_ALPHA = 0.001
 
 
 class Status(StrEnum):
@@ -145,6 +150,8 @@ def _cell(pair: tuple[str, str], criterion: Criterion, base: pd.DataFrame | None
         return verdict(Status.INCOMPARABLE, reason="measured on other hardware")
     if not (base_values and cand_values):
         return verdict(Status.INCOMPARABLE, reason=f"no value in {'base' if not base_values else 'candidate'}")
+    if not criterion.hardware and not _same_hardware(base, cand):
+        return _judge_across_machines(criterion, base_values, cand_values, verdict, _fingerprints(base, cand))
     return _judge(criterion, base_values, cand_values, verdict)
 
 
@@ -169,8 +176,33 @@ def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
     return len(fingerprints) == 1 and not pd.isna(next(iter(fingerprints)))
 
 
+def _fingerprints(base: pd.DataFrame, cand: pd.DataFrame) -> str:
+    """`base fingerprint(s) vs candidate fingerprint(s)` of the successful runs."""
+    def side(rows: pd.DataFrame) -> str:
+        return "+".join(sorted(str(f) for f in set(rows.loc[rows["status"] == "ok", "hardware_fingerprint"])))
+    return f"{side(base)} vs {side(cand)}"
+
+
+def _judge_across_machines(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
+                           verdict: Callable[..., CellComparison], machines: str) -> CellComparison:
+    """A quality cell measured on other machines: the same run key may give other numbers there (AVX-512 and
+    AVX2 kernels reduce in other orders, and a trained model follows), so a change counts only beyond the
+    baseline's own seed spread as well as the rule: the 99.9 % interval of a difference of two means with the
+    baseline's standard deviation. One baseline seed gives no spread: the cell is incomparable, and says so."""
+    finite = [v for v in base.values() if math.isfinite(v)]
+    if len(finite) < 2:
+        return verdict(Status.INCOMPARABLE, reason=f"another machine ({machines}) and a single baseline seed: no "
+                                                   "seed spread to judge the change by")
+    from scipy.special import stdtrit  # the t quantile, without importing scipy.stats
+
+    spread = float(stdtrit(len(finite) - 1, 1 - ACROSS_MACHINES_ALPHA / 2) * np.std(finite, ddof=1)
+                   * math.sqrt(1 / len(finite) + 1 / len(cand)))
+    note = f"another machine ({machines}): judged beyond the baseline's seed spread too (±{spread:.3g}, 99.9 %)"
+    return _judge(criterion, base, cand, partial(verdict, reason=note), spread)
+
+
 def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
-           verdict: Callable[..., CellComparison]) -> CellComparison:
+           verdict: Callable[..., CellComparison], spread: float = 0.0) -> CellComparison:
     rounds = criterion.samples == "rounds"
     center = median if rounds else fmean  # a round another job slowed moves a mean, not a median
     base_center, cand_center = center(base.values()), center(cand.values())
@@ -181,7 +213,7 @@ def _judge(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
     beyond = _beyond_tolerance(criterion, base_center, cand_center)
     if beyond is None:
         return verdict(Status.INCOMPARABLE, reason="max_ratio needs positive means")
-    if not beyond:
+    if not beyond or abs(cand_center - base_center) <= spread:
         return verdict(Status.UNCHANGED)
     sign = 1.0 if criterion.higher_is_better else -1.0
     improved = sign * (cand_center - base_center) > 0

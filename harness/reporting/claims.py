@@ -273,9 +273,12 @@ def _detectable(pairs: Pairs, info: "MetricInfo", tests: int) -> str:
     sign = 1.0 if info.higher_is_better else -1.0
     finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
               if math.isfinite(a) and math.isfinite(b)]
-    spread = float(np.std(finite, ddof=1)) if len(finite) > 1 else math.nan
-    effect = minimum_detectable_effect(spread, len(pairs.a_values), tests)
-    return f"detectable effect {effect:.3g}" if math.isfinite(effect) else "no effect detectable at this n"
+    if math.isinf(minimum_detectable_effect(1.0, len(pairs.a_values), tests)):
+        return "no effect detectable at this n"
+    if len(finite) < 2:
+        return "no spread to size a detectable effect by"  # the pairs were decided by failures or infinities
+    effect = minimum_detectable_effect(float(np.std(finite, ddof=1)), len(pairs.a_values), tests)
+    return f"detectable effect {effect:.3g}"
 
 
 def _losses(pairs: Pairs) -> str:

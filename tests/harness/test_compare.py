@@ -6,6 +6,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -338,3 +339,34 @@ def test_a_threshold_reached_at_step_140_then_never_is_a_regression_not_incompar
     assert regressed.status is Status.REGRESSED and "never reached" in regressed.test
     assert compare_frames(never, reached, [criterion]).cells[0].status is Status.IMPROVED
     assert compare_frames(never, never, [criterion]).cells[0].status is Status.UNCHANGED
+
+
+def _machine_frame(values: list[float], fingerprint: str) -> pd.DataFrame:
+    rows = [("m", "d", seed, "ok", value) for seed, value in enumerate(values)]
+    return pd.DataFrame(rows, columns=["method", "dataset", "seed", "status", "metric.acc"]).assign(
+        metric_names=[{"acc": "x.acc"}] * len(values), hardware_fingerprint=fingerprint)
+
+
+def test_a_baseline_from_another_machine_is_judged_within_its_seed_spread_and_the_cell_says_so():
+    """plg_curves' PRODEN, trained on an AMD EPYC for the baseline and on an Intel Xeon here: 65.2 then 60.9 mean
+    train accuracy over 10 seeds of spread 5.5 is what another machine's kernels do, not a regression; a drop of
+    20 points is one on any machine."""
+    from harness.comparison import Status, compare_frames
+    from harness.comparison.criteria import Criterion
+    from harness.suite import RegressionRule
+
+    rng = np.random.default_rng(0)
+    base = 65.2 + rng.normal(0, 5.5, 10)
+    criterion = Criterion("acc", "metric.acc", True, False, RegressionRule(metric="acc", max_drop=0.0))
+    drifted = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 4.3), "intel"),
+                             [criterion]).cells[0]
+    assert drifted.status is Status.UNCHANGED
+    assert drifted.reason.startswith("another machine (amd vs intel): judged beyond the baseline's seed spread")
+    same_machine = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 4.3), "amd"),
+                                  [criterion]).cells[0]
+    assert same_machine.status is Status.REGRESSED  # on one machine the same drop is a regression
+    broken = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 20), "intel"),
+                            [criterion]).cells[0]
+    assert broken.status is Status.REGRESSED and "another machine" in broken.reason
+    one_seed = compare_frames(_machine_frame([65.0], "amd"), _machine_frame([60.0], "intel"), [criterion]).cells[0]
+    assert one_seed.status is Status.INCOMPARABLE and "a single baseline seed" in one_seed.reason

@@ -255,3 +255,18 @@ def test_a_claim_may_pick_a_grid_variant_by_a_reported_validation_figure(cli, wr
              "claims: [{text: t, check: {metric: accuracy, better: thr, than: other, select_by: samples}}]")
     code, _, err = cli("validate", str(write_suite(REPORT_SUITE.format(extra=extra))))
     assert code == 0, err
+
+
+@pytest.mark.parametrize(("effect", "warned"), [(0.5, True), (2.0, False)])
+def test_validate_says_how_many_seeds_a_stated_effect_needs(cli, write_suite, effect, warned):
+    """An effect of 0.5 standard deviations needs 28 seeds for power 0.8 (one-sided signed-rank, alpha 0.05);
+    2 standard deviations need 5, fewer than the suite's 6."""
+    claims = f"claims: [{{text: thr wins, check: {{metric: accuracy, better: 'thr[t=0.5]', than: other, " \
+             f"effect_size: {effect}}}}}]"
+    six_seeds = "defaults: {seeds: [0, 1, 2, 3, 4, 5]}\ndatasets: {easy: {loader: numbers}}"
+    text = REPORT_SUITE.format(extra=claims).replace("datasets: {easy: {loader: numbers}}", six_seeds)
+    code, _, err = cli("validate", str(write_suite(text)))
+    assert code == 0, err
+    assert ("claim 'thr wins' states an effect of 0.5 standard deviations: 6 seeds detect it with power below 0.8"
+            in err) == warned
+    assert not warned or "Run at least 28 seeds." in err
