@@ -150,7 +150,7 @@ def _cell(pair: tuple[str, str], criterion: Criterion, base: pd.DataFrame | None
         return verdict(Status.INCOMPARABLE, reason="measured on other hardware")
     if not (base_values and cand_values):
         return verdict(Status.INCOMPARABLE, reason=f"no value in {'base' if not base_values else 'candidate'}")
-    if not criterion.hardware and not _same_hardware(base, cand):
+    if not criterion.hardware and not criterion.deterministic and not _same_hardware(base, cand):
         return _judge_across_machines(criterion, base_values, cand_values, verdict, _fingerprints(base, cand))
     return _judge(criterion, base_values, cand_values, verdict)
 
@@ -188,7 +188,10 @@ def _judge_across_machines(criterion: Criterion, base: dict[int, float], cand: d
     """A quality cell measured on other machines: the same run key may give other numbers there (AVX-512 and
     AVX2 kernels reduce in other orders, and a trained model follows), so a change counts only beyond the
     baseline's own seed spread as well as the rule: the 99.9 % interval of a difference of two means with the
-    baseline's standard deviation. One baseline seed gives no spread: the cell is incomparable, and says so."""
+    baseline's standard deviation. One baseline seed gives no spread: a changed cell is incomparable, and says so.
+    A metric registered as deterministic (analytic memory, say) is judged as on one machine."""
+    if math.isclose(fmean(base.values()), fmean(cand.values()), rel_tol=NUMERICAL_NOISE, abs_tol=1e-12):
+        return verdict(Status.UNCHANGED)
     finite = [v for v in base.values() if math.isfinite(v)]
     if len(finite) < 2:
         return verdict(Status.INCOMPARABLE, reason=f"another machine ({machines}) and a single baseline seed: no "

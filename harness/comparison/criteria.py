@@ -42,6 +42,7 @@ class Criterion:
     hardware: bool
     rule: RegressionRule
     samples: Literal["seeds", "rounds"] = "seeds"
+    deterministic: bool = False  # the metric's registration says equal inputs give equal values (e.g. analytic)
 
     @property
     def tolerance(self) -> str:
@@ -57,15 +58,17 @@ def criteria(frames: Sequence[pd.DataFrame], suite: Suite | None = None) -> list
     found: list[Criterion] = []
     derived = suite.curve_metrics if suite else {}
     for name, full in registered.items():
+        deterministic = False
         if name in derived:  # a curve metric (`harness.curve_metrics`): a quality metric, its direction the suite's
             higher_is_better, hardware = derived[name].metric_higher_is_better, False
         else:
             metric = _registered_metric(name, full)
             higher_is_better, hardware = metric.higher_is_better, metric.kind == "hardware"
+            deterministic = metric.deterministic
         if hardware and name not in rules:
             continue
         rule = rules.get(name, RegressionRule(metric=name, max_drop=DEFAULT_MAX_DROP))
-        found.append(Criterion(name, f"metric.{name}", higher_is_better, hardware, rule))
+        found.append(Criterion(name, f"metric.{name}", higher_is_better, hardware, rule, deterministic=deterministic))
     measures = [*HARDWARE_MEASURES, *(suite.report.measures if suite else [])]
     for name in measures:
         if name in rules and name not in registered:

@@ -370,3 +370,19 @@ def test_a_baseline_from_another_machine_is_judged_within_its_seed_spread_and_th
     assert broken.status is Status.REGRESSED and "another machine" in broken.reason
     one_seed = compare_frames(_machine_frame([65.0], "amd"), _machine_frame([60.0], "intel"), [criterion]).cells[0]
     assert one_seed.status is Status.INCOMPARABLE and "a single baseline seed" in one_seed.reason
+
+
+def test_across_machines_equal_single_seeds_are_unchanged_and_a_deterministic_metric_keeps_its_rule():
+    """zo_memory's analytic bytes, one seed, baseline from another machine: equal values are unchanged (not
+    incomparable for want of spread), and a metric registered deterministic is judged by its rule alone."""
+    from harness.comparison import Status, compare_frames
+    from harness.comparison.criteria import Criterion
+    from harness.suite import RegressionRule
+
+    rule = RegressionRule(metric="acc", max_drop=0.0)
+    sampled, analytic = Criterion("acc", "metric.acc", True, False, rule), \
+        Criterion("acc", "metric.acc", True, False, rule, deterministic=True)
+    same = compare_frames(_machine_frame([512.0], "amd"), _machine_frame([512.0], "intel"), [sampled]).cells[0]
+    assert same.status is Status.UNCHANGED
+    drop = compare_frames(_machine_frame([512.0], "amd"), _machine_frame([500.0], "intel"), [analytic]).cells[0]
+    assert drop.status is Status.REGRESSED and "another machine" not in drop.reason
