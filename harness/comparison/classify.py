@@ -77,16 +77,17 @@ class CellComparison:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Every cell of two sides; `samples` says what a cell's values are drawn over: seeds (runs of a suite)
-    or rounds (a pytest-benchmark's timings). `missing_fails`: a cell of the base missing from the candidate
-    fails the gate (a benchmark dropped from a run), where results may drop a method on purpose."""
+    """Every cell of two sides; `samples` says what a cell's values are drawn over: seeds (runs of a suite),
+    rounds (a pytest-benchmark's timings), or one instruction count per benchmark (counts). `missing_fails`: a
+    cell of the base missing from the candidate fails the gate (a benchmark dropped from a run), where results may
+    drop a method on purpose."""
 
     base: str
     cand: str
     cells: list[CellComparison]
     failed_cand_runs: int = 0
     criteria: list[Criterion] = field(default_factory=list)
-    samples: Literal["seeds", "rounds"] = "seeds"
+    samples: Literal["seeds", "rounds", "counts"] = "seeds"
     missing_fails: bool = False
 
     def counts(self) -> dict[Status, int]:

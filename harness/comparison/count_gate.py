@@ -34,7 +34,7 @@ def compare_counts(base: str, cand: str, max_ratio: float = DEFAULT_MAX_RATIO) -
     instructions = [{benchmark_cell(b.fullname): b.instructions for b in file.benchmarks}
                     for file in (base_file, cand_file)]
     cells = [_explained(cell, builds, *instructions) for cell in comparison.cells]
-    return replace(comparison, cells=cells, samples="rounds", missing_fails=True)
+    return replace(comparison, cells=cells, samples="counts", missing_fails=True)
 
 
 def build_difference(base: dict[str, str], cand: dict[str, str]) -> str:

@@ -27,6 +27,9 @@ _RULE_TEXTS = {
                f"Welch t-test on log round times gives p < {ALPHA:g}; times are judged only on matching hardware; "
                "base and candidate cells are seconds, mean ± 95% CI half-width over rounds (Student t), or the "
                "median where a file has no round times"),
+    "counts": ("a benchmark regresses (improves) when its estimated cycles per call (harness bench, under Valgrind) "
+               "move beyond max_ratio in the slow (fast) direction; one count a side, which repeats, so no test; "
+               "counts are judged only within one build (Python, Valgrind, the engine's packages)"),
 }
 
 
