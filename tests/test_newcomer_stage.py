@@ -2,8 +2,8 @@
 an absent package at module level or skips for one without naming its extra."""
 from __future__ import annotations
 
+import sys
 import textwrap
-import venv
 from pathlib import Path
 
 import pytest
@@ -49,10 +49,14 @@ def _project(root: Path, test_module: str) -> Path:
 
 @pytest.fixture(scope="module")
 def venv_with_pytest(tmp_path_factory) -> Path:
-    """A venv that sees this interpreter's packages (pytest), standing in for what command 1 installs."""
-    path = tmp_path_factory.mktemp("newcomer") / "venv"
-    venv.create(path, system_site_packages=True, with_pip=False)
-    return path
+    """A stand-in for the venv command 1 fills: its `python` is this interpreter, with pytest. (A real venv made
+    with system site packages would see the base interpreter's packages, not this venv's.)"""
+    folder = tmp_path_factory.mktemp("newcomer") / "venv"
+    (folder / "bin").mkdir(parents=True)
+    python = folder / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    return folder
 
 
 IMPORTS_AN_ABSENT_EXTRA = "import a_package_no_extra_installed\n\ndef test_x():\n    pass\n"
