@@ -1,4 +1,4 @@
-"""Provenance of a run: software versions, the git commit, and a hardware fingerprint.
+"""Provenance of a run: software versions, the git commit, a hardware fingerprint and a numerics fingerprint.
 
 No hostname or user name is recorded: the fingerprint says what the machine *is*
 (CPU model, its vector instruction sets, cores, memory, GPUs), which is what makes timings
@@ -44,6 +44,32 @@ def hardware_fingerprint() -> str:
     return digest(hardware(), length=12)
 
 
+NUMERIC_PACKAGES = ("numpy", "scipy", "torch")
+
+
+@cache
+def numerics() -> dict[str, Any]:
+    """What sets a CPU result's last digits under one run key: the instruction sets the kernels dispatch on, the
+    BLAS numpy was built with and the core type OpenBLAS is told to assume, and the numeric packages' builds; not
+    the CPU's name, core count or memory, which `hardware` adds for timings."""
+    import numpy
+
+    blas = numpy.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
+    return {
+        "machine": platform.machine(),
+        "vector_extensions": _vector_extensions(),
+        "blas": f"{blas.get('name', 'unknown')} {blas.get('version', '')}".strip(),
+        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+        "packages": {name: found for name, found in _package_versions().items() if name in NUMERIC_PACKAGES},
+    }
+
+
+def numerics_fingerprint() -> str:
+    """Runs under one run key with one numerics fingerprint repeat bitwise where their method is deterministic;
+    across fingerprints they may differ in the last digits, and a trained model by more."""
+    return digest(numerics(), length=12)
+
+
 @cache
 def gpu_names() -> tuple[str, ...]:
     """GPU names from nvidia-smi, without importing torch (the coordinator stays light)."""
@@ -72,6 +98,8 @@ def environment() -> dict[str, Any]:
         "git_dirty": dirty,
         "hardware": hardware(),
         "hardware_fingerprint": hardware_fingerprint(),
+        "numerics": numerics(),
+        "numerics_fingerprint": numerics_fingerprint(),
     }
 
 

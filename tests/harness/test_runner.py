@@ -71,6 +71,7 @@ def test_record_holds_provenance_and_measurements(cli, write_suite, store):
     record = next(iter(Store(store).records()))
     env = record["environment"]
     assert env["python"] and env["hardware_fingerprint"] and "numpy" in env["packages"]
+    assert len(env["numerics_fingerprint"]) == 12 and env["numerics"]["blas"]
     assert "git_sha" in env and "hostname" not in json.dumps(record).lower()
     measures = record["measurements"]
     assert measures["wall_s"]["value"] >= 0 and measures["peak_rss_mb"]["value"] > 10
