@@ -1,6 +1,8 @@
 """`harness ci`: run a suite (resuming), compare it with a baseline export, exit as `compare` does."""
 from __future__ import annotations
 
+import subprocess
+
 import pandas as pd
 
 from tests.conftest import TOY_SUITE
@@ -85,3 +87,19 @@ def test_ci_claims_after_a_parameter_change_judges_the_baseline_on_its_own_runs_
     assert code == 1, out
     assert "[CHANGED] noisy beats exact: contradicted -> contradicted (6 of its 12 runs have run keys the " in out
     assert "0 of 1 claims lost their support, 1 changed" in out
+
+
+def test_ci_claims_fails_on_a_claim_whose_check_differs_from_the_suite_file_the_baseline_was_made_with(
+        cli, write_suite, store, tmp_path):
+    """The suite is committed with the baseline; its claim's check is then edited (here narrowed to one dataset,
+    the same runs): the claim is reported changed, since the baseline's verdict was for the old check."""
+    suite = write_suite(CLAIMED_SUITE)
+    baseline = make_baseline(cli, str(suite), store, tmp_path)
+    git = ["git", "-c", "user.email=ci@example.invalid", "-c", "user.name=ci"]
+    for command in (["init", "-q"], ["add", suite.name], ["commit", "-qm", "baseline"]):
+        subprocess.run([*git, *command], cwd=tmp_path, check=True, capture_output=True)
+    suite.write_text(suite.read_text().replace("than: exact}", "than: exact, dataset: easy}"))
+    code, out, _ = cli("ci", str(suite), "--baseline", baseline, "--store", str(store), "--claims")
+    assert code == 1, out
+    assert "[CHANGED] noisy beats exact: contradicted -> contradicted (its check differs from the baseline's suite " \
+           "file)" in out
