@@ -2,9 +2,10 @@
 under one `max_ratio` rule (default 1.02: 2 %).
 
 Counts of one build repeat to within a few tenths of a percent (0.25 % and 0.3 % measured on the engine's
-benchmarks, one count made under load), so one count per side is judged on the ratio alone. They are judged only where both files come from
-one build (Python, the packages the engine runs, Valgrind): another build executes other code, and every
-benchmark is then incomparable, named so. A benchmark of the base missing from the candidate fails the gate.
+benchmarks, one count made under load), so one count per side is judged on the ratio alone. They are judged
+only where both files come from one build (Python, the packages the engine runs, Valgrind): another build
+executes other code, and every benchmark is then incomparable, named so. A benchmark of the base missing from
+the candidate fails the gate.
 """
 from __future__ import annotations
 
