@@ -1,13 +1,13 @@
 """Benchmark and evaluation harness for ICLR-2026 research methods.
 
-Family authors use `Task`, `Method` (with its `MethodParams`), `Metric`, `Instance`, `RunContext`, the registries
+Family authors use `Task`, `Method` (with its `MethodParams` and `Determinism`), `Metric`, `Instance`, `RunContext`, the registries
 and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
 """
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.context import RunContext
-from harness.contracts import Instance, Method, Metric, Task
+from harness.contracts import Determinism, Instance, Method, Metric, Task
 from harness.errors import DataError, HarnessError, SuiteError
 from harness.method_params import MethodParams
 from harness.registry import datasets, methods, metrics, tasks
@@ -27,6 +27,6 @@ def run(suite_path: "str | Path", **options: Any) -> "pd.DataFrame":
 
 
 __all__ = [
-    "DataError", "HarnessError", "Instance", "Method", "MethodParams", "Metric", "RunContext", "SuiteError", "Task",
+    "DataError", "Determinism", "HarnessError", "Instance", "Method", "MethodParams", "Metric", "RunContext", "SuiteError", "Task",
     "datasets", "methods", "metrics", "run", "tasks",
 ]

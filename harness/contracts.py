@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from harness.method_params import MethodParams, validate
@@ -112,6 +113,19 @@ def reject_split_keys(split: Mapping[str, Any], task: str, why: str = "") -> Non
         raise ValueError(f"unknown split key {sorted(map(str, split))[0]!r}; the {task} task takes none{reason}")
 
 
+class Determinism(StrEnum):
+    """What a method promises of a run repeated under its run key (`Method.determinism`).
+
+    `harness compare` and `ci` read it from each run's record: runs of a method that is bitwise everywhere
+    are compared exactly on any machine, those bitwise per numerics fingerprint exactly where the fingerprints
+    agree and within the baseline's seed spread where they do not, and the rest always within it.
+    `tests/test_repeat_runs.py` checks the declared scope."""
+
+    EVERYWHERE = "everywhere"  # bitwise on any CPU: exact or integer arithmetic, a replay of files
+    PER_NUMERICS = "per_numerics"  # bitwise per numerics fingerprint: float kernels reduce as the ISA and BLAS pick
+    NO = "no"  # may differ even on one machine (a library's batching, threads, timing)
+
+
 class Method(ABC):
     """A method: `params_model` declares its parameters, `run` solves one instance.
 
@@ -121,9 +135,9 @@ class Method(ABC):
     """
 
     params_model: ClassVar[type[MethodParams]] = MethodParams  # no parameters; the model's `version` is the method's
-    # False: repeating a run (same run key, same hardware) may give other values; reports say so. Bump
-    # `params_model.version` instead when a change of code changes the values.
-    deterministic: ClassVar[bool] = True
+    # What a repeated run under one run key gives (see `Determinism`); reports name the methods that say NO.
+    # Bump `params_model.version` instead when a change of code changes the values.
+    determinism: ClassVar[Determinism] = Determinism.PER_NUMERICS
     # True for a reference that reads the answers it is scored against (driving's ground-truth copy): the
     # conformance tests then let its output follow hidden test labels. Every other method must be blind to them.
     reads_hidden_labels: ClassVar[bool] = False

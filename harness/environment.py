@@ -24,6 +24,9 @@ from harness.fingerprint import digest
 # ATen's AVX2 kernels on an AVX-512 host).
 VECTOR_EXTENSIONS = ("sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512dq", "avx512bw", "avx512vl",
                      "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "asimd", "sve", "sve2")
+# Variables that make numpy, ATen, MKL and OpenBLAS pick other kernels than the CPU's best: they change a float
+# result's last digits as another CPU would, so the numerics fingerprint includes them.
+KERNEL_OVERRIDES = ("ATEN_CPU_CAPABILITY", "NPY_DISABLE_CPU_FEATURES", "MKL_ENABLE_INSTRUCTIONS", "OPENBLAS_CORETYPE")
 PACKAGES = ("numpy", "scipy", "pandas", "torch", "torch-geometric", "scikit-learn", "triton", "transformers")
 _SOURCE_DIR = Path(__file__).resolve().parent.parent
 
@@ -50,8 +53,8 @@ NUMERIC_PACKAGES = ("numpy", "scipy", "torch")
 @cache
 def numerics() -> dict[str, Any]:
     """What sets a CPU result's last digits under one run key: the instruction sets the kernels dispatch on, the
-    BLAS numpy was built with and the core type OpenBLAS is told to assume, and the numeric packages' builds; not
-    the CPU's name, core count or memory, which `hardware` adds for timings."""
+    BLAS numpy was built with, the variables that override their kernel choice, and the numeric packages' builds;
+    not the CPU's name, core count or memory, which `hardware` adds for timings."""
     import numpy
 
     blas = numpy.show_config(mode="dicts").get("Build Dependencies", {}).get("blas", {})
@@ -59,7 +62,7 @@ def numerics() -> dict[str, Any]:
         "machine": platform.machine(),
         "vector_extensions": _vector_extensions(),
         "blas": f"{blas.get('name', 'unknown')} {blas.get('version', '')}".strip(),
-        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+        "kernel_overrides": {name: os.environ[name] for name in KERNEL_OVERRIDES if name in os.environ},
         "packages": {name: found for name, found in _package_versions().items() if name in NUMERIC_PACKAGES},
     }
 

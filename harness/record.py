@@ -73,7 +73,8 @@ class RunRecord(BaseModel):
     threads: StrictInt
     environment: dict[str, Any] = Field(
         default_factory=dict, description="python, platform, harness, packages, torch, cuda, git_sha, git_dirty, "
-                                          "hardware, hardware_fingerprint; no hostname")
+                                          "hardware, hardware_fingerprint, numerics, numerics_fingerprint, "
+                                          "determinism (the method's `harness.Determinism`); no hostname")
     predictions: str | None = Field(None, description="the per-sample Parquet file, relative to the store's folder")
     log: str | None = Field(None, description="the run's log file, relative to the store's folder")
     curves: str | None = Field(None, exclude_if=lambda value: value is None,

@@ -124,6 +124,9 @@ def _check_method(entry: Entry, obj: Any) -> str | None:
     problem = _subclass_of("harness.contracts:Method")(entry, obj)
     if problem:
         return problem
+    if any("deterministic" in vars(k) for k in obj.__mro__):
+        return ("sets `deterministic`, which is now `determinism`: say `determinism = Determinism.NO` for a method "
+                "whose repeated run may differ (see harness.Determinism)")
     stale = next((k for k in obj.__mro__ if "version" in vars(k)), None)
     if stale is not None:
         return (f"sets `version` on its class {_shown(stale)}: a method's version is its params_model's "

@@ -12,6 +12,7 @@ from harness.errors import HarnessError
 
 _COLUMNS = ["run_id", "run_key", "suite", "method", "dataset", "seed", "status", "error", "device"]
 _JSON_COLUMNS = ("params", "metric_names", "measure_info")
+ENVIRONMENT_COLUMNS = ("hardware_fingerprint", "numerics_fingerprint", "determinism")  # from a run's environment
 
 
 def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
@@ -27,7 +28,7 @@ def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
         environment = record.get("environment", {})
         row["git_sha"] = environment.get("git_sha")
         row["git_dirty"] = environment.get("git_dirty")
-        row["hardware_fingerprint"] = environment.get("hardware_fingerprint")
+        row.update({key: environment.get(key) for key in ENVIRONMENT_COLUMNS})
         row["finished_at"] = record.get("finished_at")
         measurements = record.get("measurements", {})
         row["measure_info"] = {k: {f: m[f] for f in ("unit", "higher_is_better") if f in m}
@@ -71,7 +72,7 @@ def _record_of_row(row: dict[str, Any]) -> dict[str, Any]:
         metric_names=json_mapping(row.get("metric_names")), method_entry=str(row["method"]).split("[", 1)[0],
         finished_at=_cell(row.get("finished_at")),
         environment={"git_sha": _cell(row.get("git_sha")), "git_dirty": _flag(row.get("git_dirty")),
-                     "hardware_fingerprint": _cell(row.get("hardware_fingerprint"))},
+                     **{key: _cell(row.get(key)) for key in ENVIRONMENT_COLUMNS}},
         metrics={k.removeprefix("metric."): float(v) for k, v in row.items()
                  if k.startswith("metric.") and _cell(v) is not None},
         # A measure the run recorded as NaN (not defined for this dataset) is named in the row's measure_info;

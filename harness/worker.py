@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator
 
 from pydantic import ValidationError
 
+from harness.contracts import Determinism
 from harness.context import RunContext
 from harness.curves import write_curves
 from harness.parquet import write_table
@@ -64,7 +65,7 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
             log.error("run %s (%s on %s, seed %d) failed:\n%s", spec.run_key, spec.method, spec.dataset.name,
                       spec.seed, "".join(traceback.format_exception(exc)))
     outcome = {"status": status, "error": error, "started_at": started_at, "finished_at": utc_now(),
-               "log": _kept_log(files), "environment": environment | torch_details()}
+               "log": _kept_log(files), "environment": environment | torch_details() | {"determinism": _determinism(spec)}}
     try:
         record = RunRecord.of(spec, **outcome, **dataclasses.asdict(produced))
     except ValidationError as exc:  # a value no record can hold, e.g. a task's metric that is not a number
@@ -72,6 +73,14 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
         record = RunRecord.of(spec, **(outcome | failed))
     write_record_file(record, runs)
     return record
+
+
+def _determinism(spec: RunSpec) -> str:
+    """What the run's method promises of a repeat (`harness.Determinism`), kept with its environment so that a
+    comparison on another machine knows which cells must still agree bitwise."""
+    if spec.impl is None:  # scored predictions: the file is fixed, the scoring is float arithmetic
+        return Determinism.PER_NUMERICS.value
+    return methods.get(spec.impl).determinism.value
 
 
 def _kept_log(files: ExecutionFiles) -> str | None:

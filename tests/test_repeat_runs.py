@@ -1,6 +1,8 @@
-"""A run repeated under its run key gives the same metric values: every registered method of every family,
-run once in this process and once in a new interpreter (its own hash seed, no imports, caches or trained
-models of this one), or the method declares `deterministic = False` and its reports say so.
+"""A run repeated under its run key gives what its method's `determinism` promises (`harness.Determinism`):
+every registered method of every family, run once in this process and once in a new interpreter (its own hash
+seed, no imports, caches or trained models of this one), gives the same metric values unless it declares
+`Determinism.NO` (and its reports say so); and a method that declares itself bitwise everywhere gives them once
+more in an interpreter whose numpy, ATen, MKL and OpenBLAS use their baseline kernels, as an older CPU would.
 
 The suites under tests/repeat_runs/ hold each method once at a size that runs in seconds; a new method gets
 a line there. The slow ones train tiny language models, anew in each repetition's model cache.
@@ -16,6 +18,7 @@ import pandas as pd
 import pytest
 
 import harness
+from harness.contracts import Determinism
 from harness.extras import family_unavailable
 from harness.registry import methods
 from harness.suite import load_suite
@@ -58,13 +61,14 @@ def _caches(root: Path, models: Path | None = None) -> dict[str, str]:
     return {"HARNESS_MODEL_CACHE": str(models or root / "models"), "HARNESS_DRIVING_CACHE": str(root / "driving")}
 
 
-def _in_new_interpreter(names: tuple[str, ...], root: Path, models: Path | None = None) -> None:
-    """Run each suite into `root/<name>.sqlite` from a fresh Python process."""
+def _in_new_interpreter(names: tuple[str, ...], root: Path, models: Path | None = None,
+                        kernels: dict[str, str] | None = None) -> None:
+    """Run each suite into `root/<name>.sqlite` from a fresh Python process (its kernels overridden by `kernels`)."""
     script = ("import sys, harness\n"
               "suites, root = sys.argv[1], sys.argv[2]\n"
               "for name in sys.argv[3:]:\n"
               "    harness.run(f'{suites}/{name}.yaml', store=f'{root}/{name}.sqlite', executor='inline')\n")
-    env = {**os.environ, **_caches(root, models), "PYTHONHASHSEED": "random"}
+    env = {**os.environ, **_caches(root, models), "PYTHONHASHSEED": "random", **(kernels or {})}
     done = subprocess.run([sys.executable, "-c", script, str(SUITES), str(root), *names], env=env,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -98,11 +102,18 @@ def _unavailable(name: str) -> str | None:
     return family_unavailable(suite.family)
 
 
-def _assert_same_metrics(name: str, here: pd.DataFrame, fresh: pd.DataFrame) -> None:
-    assert set(here["status"]) == {"ok"} == set(fresh["status"]), here[["method", "status", "error"]].to_string()
+def _declaring(name: str, scopes: frozenset[Determinism]) -> set[str]:
+    """The suite's method labels whose method declares one of `scopes`."""
     suite, _ = load_suite(SUITES / f"{name}.yaml")
-    declared = {label for label, entry in suite.methods.items()
-                if not methods.get(methods.resolve(entry.impl, suite.family)).deterministic}
+    return {label for label, entry in suite.methods.items()
+            if methods.get(methods.resolve(entry.impl, suite.family)).determinism in scopes}
+
+
+def _assert_same_metrics(name: str, here: pd.DataFrame, fresh: pd.DataFrame,
+                         may_differ: frozenset[Determinism] = frozenset({Determinism.NO})) -> None:
+    """Every run of a method whose scope is not in `may_differ` has the same metric values on both sides."""
+    assert set(here["status"]) == {"ok"} == set(fresh["status"]), here[["method", "status", "error"]].to_string()
+    declared = _declaring(name, may_differ)
     columns = [c for c in here.columns if c.startswith("metric.")]
     assert sorted(here["run_key"]) == sorted(fresh["run_key"])
     fresh = fresh.set_index("run_key")
@@ -121,6 +132,29 @@ def test_a_repeated_run_gives_the_same_metrics(name, fresh_fast, tmp_path, monke
     if reason := _unavailable(name):
         pytest.skip(reason)
     _assert_same_metrics(name, _here(name, tmp_path, monkeypatch), _stored(name, fresh_fast))
+
+
+def baseline_kernels() -> dict[str, str]:
+    """Variables that make numpy, ATen, MKL and OpenBLAS run their baseline x86-64 kernels instead of the ones
+    this CPU dispatches to: the reduction orders of another CPU, on this one."""
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    dispatched = [feature for feature in __cpu_dispatch__ if __cpu_features__.get(feature)]
+    return {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "OPENBLAS_CORETYPE": "Nehalem",
+            "NPY_DISABLE_CPU_FEATURES": " ".join(dispatched)}
+
+
+EVERYWHERE = tuple(name for name in FAST if _unavailable(name) is None and _declaring(name, frozenset({Determinism.EVERYWHERE})))
+
+
+@pytest.mark.parametrize("name", EVERYWHERE)
+def test_a_method_bitwise_everywhere_gives_the_same_metrics_with_another_cpus_kernels(name, fresh_fast, tmp_path):
+    if reason := _unavailable(name):
+        pytest.skip(reason)
+    _in_new_interpreter((name,), tmp_path, kernels=baseline_kernels())
+    other, here = _stored(name, tmp_path), _stored(name, fresh_fast)
+    assert set(other["numerics_fingerprint"]).isdisjoint(here["numerics_fingerprint"])  # the override took effect
+    _assert_same_metrics(name, other, here, may_differ=frozenset({Determinism.NO, Determinism.PER_NUMERICS}))
 
 
 @pytest.mark.slow

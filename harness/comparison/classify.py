@@ -5,9 +5,10 @@ appearing or disappearing (newly-failing, fixed); comparable at all (incomparabl
 hardware figure measured on other hardware, or no value on a side); then its change (of the mean
 over seeds; of the median of a benchmark's rounds), which must exceed the rule's tolerance in the
 metric's bad (good) direction to be a regression (improvement), and, when both sides have two
-seeds (rounds) or more, be significant as well. A quality metric measured on other hardware is judged the
-same way, but its change must also exceed the baseline's own seed spread (the same run key may give other
-numbers on another CPU), and the cell says so.
+seeds (rounds) or more, be significant as well. A quality metric measured under another numerics fingerprint
+(another vector ISA, BLAS or numeric package build) is judged the same way, but its change must also exceed the
+baseline's own seed spread (the same run key may give other numbers there), and the cell says so; unless every
+run's method declares itself bitwise everywhere (`harness.Determinism`), or the metric is deterministic.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import pandas as pd
 
 from harness.comparison.criteria import Criterion
 from harness.comparison.significance import change_test
+from harness.contracts import Determinism
 from harness.stats import CellStats, summarize
 
 
@@ -151,7 +153,8 @@ def _cell(pair: tuple[str, str], criterion: Criterion, base: pd.DataFrame | None
         return verdict(Status.INCOMPARABLE, reason="measured on other hardware")
     if not (base_values and cand_values):
         return verdict(Status.INCOMPARABLE, reason=f"no value in {'base' if not base_values else 'candidate'}")
-    if not criterion.hardware and not criterion.deterministic and not _same_hardware(base, cand):
+    if not (criterion.hardware or criterion.deterministic or _same_numerics(base, cand)
+            or _bitwise_everywhere(base, cand)):
         return _judge_across_machines(criterion, base_values, cand_values, verdict, _fingerprints(base, cand))
     return _judge(criterion, base_values, cand_values, verdict)
 
@@ -171,16 +174,39 @@ def _values(rows: pd.DataFrame | None, column: str) -> dict[int, float]:
 
 
 def _same_hardware(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
-    """Both sides' successful runs share exactly one hardware fingerprint."""
-    fingerprints = set(base.loc[base["status"] == "ok", "hardware_fingerprint"]) | set(
-        cand.loc[cand["status"] == "ok", "hardware_fingerprint"])
-    return len(fingerprints) == 1 and not pd.isna(next(iter(fingerprints)))
+    """Both sides' successful runs share exactly one hardware fingerprint (what makes timings comparable)."""
+    return _one_value(_successful(base, "hardware_fingerprint") + _successful(cand, "hardware_fingerprint"))
+
+
+def _same_numerics(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
+    """Both sides' successful runs share exactly one numerics fingerprint, or, for runs recorded before it was, one
+    hardware fingerprint: a deterministic method's runs then repeat bitwise."""
+    return (_one_value(_successful(base, "numerics_fingerprint") + _successful(cand, "numerics_fingerprint"))
+            or _same_hardware(base, cand))
+
+
+def _bitwise_everywhere(base: pd.DataFrame, cand: pd.DataFrame) -> bool:
+    """Every successful run on both sides is of a method that repeats bitwise on any machine."""
+    return set(_successful(base, "determinism") + _successful(cand, "determinism")) == {Determinism.EVERYWHERE}
+
+
+def _successful(rows: pd.DataFrame, column: str) -> list[str | None]:
+    """`column` of the successful runs, None where a run has no value (an export from before it was recorded)."""
+    ok = rows[rows["status"] == "ok"]
+    if column not in ok:
+        return [None] * len(ok)
+    return [None if pd.isna(value) else str(value) for value in ok[column]]
+
+
+def _one_value(values: list[str | None]) -> bool:
+    return len(set(values)) == 1 and values[0] is not None
 
 
 def _fingerprints(base: pd.DataFrame, cand: pd.DataFrame) -> str:
-    """`base fingerprint(s) vs candidate fingerprint(s)` of the successful runs."""
+    """`base fingerprint(s) vs candidate fingerprint(s)` of the successful runs: numerics where recorded."""
     def side(rows: pd.DataFrame) -> str:
-        return "+".join(sorted(str(f) for f in set(rows.loc[rows["status"] == "ok", "hardware_fingerprint"])))
+        pairs = zip(_successful(rows, "numerics_fingerprint"), _successful(rows, "hardware_fingerprint"), strict=True)
+        return "+".join(sorted({numerics or f"hardware {hardware}" for numerics, hardware in pairs}))
     return f"{side(base)} vs {side(cand)}"
 
 
@@ -195,13 +221,13 @@ def _judge_across_machines(criterion: Criterion, base: dict[int, float], cand: d
         return verdict(Status.UNCHANGED)
     finite = [v for v in base.values() if math.isfinite(v)]
     if len(finite) < 2:
-        return verdict(Status.INCOMPARABLE, reason=f"another machine ({machines}) and a single baseline seed: no "
+        return verdict(Status.INCOMPARABLE, reason=f"other numerics ({machines}) and a single baseline seed: no "
                                                    "seed spread to judge the change by")
     from scipy.special import stdtrit  # the t quantile, without importing scipy.stats
 
     spread = float(stdtrit(len(finite) - 1, 1 - ACROSS_MACHINES_ALPHA / 2) * np.std(finite, ddof=1)
                    * math.sqrt(1 / len(finite) + 1 / len(cand)))
-    note = f"another machine ({machines}): judged beyond the baseline's seed spread too (±{spread:.3g}, 99.9 %)"
+    note = f"other numerics ({machines}): judged beyond the baseline's seed spread too (±{spread:.3g}, 99.9 %)"
     return _judge(criterion, base, cand, partial(verdict, reason=note), spread)
 
 

@@ -15,14 +15,14 @@ from typing import Any, Literal
 import pandas as pd
 
 from harness.comparison.errors import ComparisonError
-from harness.results import json_mapping, records_frame
+from harness.results import ENVIRONMENT_COLUMNS, json_mapping, records_frame
 from harness.store import Store
 from harness.suite_runs import newest_positions
 
 REQUIRED_COLUMNS = ("suite", "method", "dataset", "seed", "status")
-_OPTIONAL_COLUMNS = ("hardware_fingerprint", "metric_names")
+_OPTIONAL_COLUMNS = (*ENVIRONMENT_COLUMNS, "metric_names")
 _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
-                 "hardware_fingerprint")  # read as text: a hex fingerprint may look like a number
+                 *ENVIRONMENT_COLUMNS)  # read as text: a hex fingerprint may look like a number
 _EXPORT_SUFFIXES = (".csv", ".parquet")
 StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
 _HINT = ("Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH; "

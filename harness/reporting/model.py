@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import __version__
+from harness.contracts import Determinism
 from harness.curves import Curve
 from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
@@ -291,6 +292,6 @@ def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], s
 
 
 def _nondeterministic_methods(suite: Suite) -> tuple[str, ...]:
-    """The suite's methods whose implementation declares `deterministic = False` (`harness.Method`)."""
+    """The suite's methods whose implementation declares `determinism = Determinism.NO` (`harness.Method`)."""
     return tuple(name for name, entry in suite.methods.items() if entry.impl is not None
-                 and not getattr(method_registry.get(entry.impl, suite.family), "deterministic", True))
+                 and method_registry.get(entry.impl, suite.family).determinism is Determinism.NO)

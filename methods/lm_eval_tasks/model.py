@@ -33,7 +33,8 @@ class LmEvalModel(Method):
 
     params_model = LmEvalModelParams
     params: LmEvalModelParams
-    deterministic = False  # lm-eval's batching on other hardware may change a log-likelihood's last digits
+    # lm-eval batches requests by length, so one run's log-likelihoods repeat bitwise per numerics fingerprint
+    # (the default); another CPU's kernels may change their last digits, and a tie between choices with them.
 
     def model_folder(self) -> Path:
         """`{path: DIR}` as given, else the named family's tiny model (trained on first use, then cached)."""

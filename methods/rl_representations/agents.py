@@ -27,7 +27,8 @@ class Agent(Method):
     """What the three agents share: the environment, seeding, callbacks, curves; `algorithm` builds the SB3 model."""
 
     params_model: ClassVar[type[AgentParams]] = AgentParams
-    deterministic = True  # one torch thread, seeded SB3: a repeated run gives the same numbers
+    # PER_NUMERICS (the default): one torch thread, seeded SB3, the same numbers on one CPU; on another the
+    # policy's first rounding differences grow (final return 204 on AVX2, 249 on AVX-512 under one run key).
 
     @abstractmethod
     def algorithm(self, env: Any, policy_kwargs: dict[str, Any], seed: int) -> Any:

@@ -361,13 +361,14 @@ def test_a_baseline_from_another_machine_is_judged_within_its_seed_spread_and_th
     drifted = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 4.3), "intel"),
                              [criterion]).cells[0]
     assert drifted.status is Status.UNCHANGED
-    assert drifted.reason.startswith("another machine (amd vs intel): judged beyond the baseline's seed spread")
+    assert drifted.reason.startswith("other numerics (hardware amd vs hardware intel): judged beyond the baseline's "
+                                     "seed spread")
     same_machine = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 4.3), "amd"),
                                   [criterion]).cells[0]
     assert same_machine.status is Status.REGRESSED  # on one machine the same drop is a regression
     broken = compare_frames(_machine_frame(list(base), "amd"), _machine_frame(list(base - 20), "intel"),
                             [criterion]).cells[0]
-    assert broken.status is Status.REGRESSED and "another machine" in broken.reason
+    assert broken.status is Status.REGRESSED and "other numerics" in broken.reason
     one_seed = compare_frames(_machine_frame([65.0], "amd"), _machine_frame([60.0], "intel"), [criterion]).cells[0]
     assert one_seed.status is Status.INCOMPARABLE and "a single baseline seed" in one_seed.reason
 
@@ -385,4 +386,29 @@ def test_across_machines_equal_single_seeds_are_unchanged_and_a_deterministic_me
     same = compare_frames(_machine_frame([512.0], "amd"), _machine_frame([512.0], "intel"), [sampled]).cells[0]
     assert same.status is Status.UNCHANGED
     drop = compare_frames(_machine_frame([512.0], "amd"), _machine_frame([500.0], "intel"), [analytic]).cells[0]
-    assert drop.status is Status.REGRESSED and "another machine" not in drop.reason
+    assert drop.status is Status.REGRESSED and "other numerics" not in drop.reason
+
+
+@pytest.mark.parametrize(("numerics", "determinism", "status"), [
+    (("avx512-openblas", "avx512-openblas"), ("per_numerics", "per_numerics"), "regressed"),  # one numerics
+    (("avx512-openblas", "avx2-openblas"), ("per_numerics", "per_numerics"), "unchanged"),  # within the spread
+    (("avx512-openblas", "avx2-openblas"), ("everywhere", "everywhere"), "regressed"),  # bitwise on any CPU
+    (("avx512-openblas", "avx2-openblas"), ("everywhere", "per_numerics"), "unchanged"),  # one side promises less
+])
+def test_runs_are_judged_exactly_where_the_numerics_agree_or_the_method_is_bitwise_everywhere(
+        numerics, determinism, status):
+    """Two machines of other models (other hardware fingerprints) with one vector ISA and BLAS repeat a
+    deterministic method bitwise, so its 4.3-point drop is a regression; so is it across ISAs for a method that
+    declares itself bitwise everywhere (a replay, integer arithmetic), but not for one that is so per numerics."""
+    from harness.comparison import Status, compare_frames
+    from harness.comparison.criteria import Criterion
+    from harness.suite import RegressionRule
+
+    base = 65.2 + np.random.default_rng(0).normal(0, 5.5, 10)
+    sides = [_machine_frame(list(values), machine).assign(numerics_fingerprint=fingerprint, determinism=scope)
+             for values, machine, fingerprint, scope in zip((base, base - 4.3), ("xeon-8", "xeon-2"), numerics,
+                                                            determinism, strict=True)]
+    criterion = Criterion("acc", "metric.acc", True, False, RegressionRule(metric="acc", max_drop=0.0))
+    cell = compare_frames(*sides, [criterion]).cells[0]
+    assert cell.status is Status(status)
+    assert ("other numerics (avx512-openblas vs avx2-openblas)" in cell.reason) is (status == "unchanged")

@@ -1,5 +1,5 @@
 """The numerics fingerprint a run records: what sets a CPU result's last digits (instruction sets, BLAS, the
-numeric packages' builds), not what only moves timings (core count, CPU name, memory)."""
+numeric packages' builds, the variables that override their kernels), not what only moves timings (core count, CPU name, memory)."""
 from __future__ import annotations
 
 from harness import environment
@@ -20,6 +20,9 @@ def test_the_numerics_fingerprint_follows_instruction_sets_and_builds_not_the_co
         assert avx2 != here
         monkeypatch.setattr(environment, "_package_versions", lambda: {"numpy": "9.9.9"})
         assert _fingerprint() not in (here, avx2)
+        monkeypatch.undo()
+        monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")  # ATen's scalar kernels, as on a CPU without AVX2
+        assert _fingerprint() != here
     finally:
         monkeypatch.undo()
         environment.numerics.cache_clear()

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from harness import Method, RunContext
+from harness import Determinism, Method, RunContext
 from methods.prng_learning.params import NgramParams
 from methods.prng_learning.task import SequenceInputs
 
@@ -36,6 +36,7 @@ def ngram_guesses(sequence: np.ndarray, order: int) -> np.ndarray:
 
 
 class NgramLookup(Method):
+    determinism = Determinism.EVERYWHERE  # counts of integer contexts, scored by counting
     params_model: ClassVar[type[NgramParams]] = NgramParams
     params: NgramParams
 

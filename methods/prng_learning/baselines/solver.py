@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from harness import Method, RunContext
+from harness import Determinism, Method, RunContext
 from harness.errors import DataError
 from methods.prng_learning.generators import Generator, full_period_pairs
 from methods.prng_learning.params import SolverParams
@@ -52,6 +52,7 @@ def solver_guesses(gen: Generator, sequence: np.ndarray, max_candidates: int) ->
 
 
 class ClassicalSolver(Method):
+    determinism = Determinism.EVERYWHERE  # integer arithmetic on the generator's state, scored by counting
     params_model: ClassVar[type[SolverParams]] = SolverParams
     params: SolverParams
 

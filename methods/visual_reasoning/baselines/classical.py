@@ -2,13 +2,14 @@
 matching, reading the bars back). Deterministic: its N answers to a puzzle are the same one, scored 1."""
 from __future__ import annotations
 
-from harness import Method, RunContext
+from harness import Determinism, Method, RunContext
 from methods.visual_reasoning.params import SamplingParams
 from methods.visual_reasoning.solvers import solve
 from methods.visual_reasoning.task import Answer, Answers, PuzzleInputs
 
 
 class ClassicalSolver(Method):
+    determinism = Determinism.EVERYWHERE  # exact rules on integer grids, scored by counting and ranks
     params_model = SamplingParams
 
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:

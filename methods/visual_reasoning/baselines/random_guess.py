@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness import Method, RunContext
+from harness import Determinism, Method, RunContext
 from methods.visual_reasoning.generators.chart import STEP, TOP
 from methods.visual_reasoning.generators.maze import MOVES
 from methods.visual_reasoning.params import SamplingParams
@@ -24,6 +24,7 @@ def random_answer(puzzle: Puzzle, rng: np.random.Generator) -> str:
 
 
 class RandomGuess(Method):
+    determinism = Determinism.EVERYWHERE  # integer draws, scored by counting and ranks
     params_model = SamplingParams
 
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:
