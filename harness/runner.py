@@ -45,6 +45,7 @@ class RunOptions:
     ray_address: str | None = None
     slurm_partition: str | None = None
     slurm_max_concurrent: int = 64
+    only: frozenset[str] | None = None  # the run keys to run (`harness reproduce`'s sample); None: the whole plan
 
 
 _PEER_POLL_S = 0.5  # how often a coordinator looks again at runs a peer holds
@@ -107,6 +108,8 @@ def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | No
     load_plugins(options.plugins)
     executors.resolve(options.executor)  # a misspelt executor fails now, even when nothing is left to run
     suite, planned = plan_suite(suite_path, options.data_root)
+    if options.only is not None:
+        planned = [spec for spec in planned if spec.run_key in options.only]
     with Store(options.store) as store:
         picked_up = ingest(records_folder(store.artifacts_dir.absolute(), suite.suite), store)
         if picked_up.added or picked_up.corrupt:

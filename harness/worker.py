@@ -44,6 +44,9 @@ class _Produced:
     measurements: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
     predictions: str | None = None
     curves: str | None = None
+    # What the method promises of a repeat (`harness.Determinism`), kept with the environment so that a comparison
+    # under another numerics fingerprint knows which cells must still agree bitwise; unknown if it never loaded.
+    determinism: str | None = None
 
 
 def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord:
@@ -64,23 +67,17 @@ def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord
             error = "".join(traceback.format_exception_only(exc)).strip()
             log.error("run %s (%s on %s, seed %d) failed:\n%s", spec.run_key, spec.method, spec.dataset.name,
                       spec.seed, "".join(traceback.format_exception(exc)))
+    results = dataclasses.asdict(produced)
+    determinism = {"determinism": scope} if (scope := results.pop("determinism")) else {}
     outcome = {"status": status, "error": error, "started_at": started_at, "finished_at": utc_now(),
-               "log": _kept_log(files), "environment": environment | torch_details() | {"determinism": _determinism(spec)}}
+               "log": _kept_log(files), "environment": environment | torch_details() | determinism}
     try:
-        record = RunRecord.of(spec, **outcome, **dataclasses.asdict(produced))
+        record = RunRecord.of(spec, **outcome, **results)
     except ValidationError as exc:  # a value no record can hold, e.g. a task's metric that is not a number
         failed = {"status": "failed", "error": f"its results cannot be recorded: {describe_problems(exc)}"}
         record = RunRecord.of(spec, **(outcome | failed))
     write_record_file(record, runs)
     return record
-
-
-def _determinism(spec: RunSpec) -> str:
-    """What the run's method promises of a repeat (`harness.Determinism`), kept with its environment so that a
-    comparison on another machine knows which cells must still agree bitwise."""
-    if spec.impl is None:  # scored predictions: the file is fixed, the scoring is float arithmetic
-        return Determinism.PER_NUMERICS.value
-    return methods.get(spec.impl).determinism.value
 
 
 def _kept_log(files: ExecutionFiles) -> str | None:
@@ -98,11 +95,13 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         from harness.prediction_files import score_predictions_file
 
         produced.device = "none (scored predictions)"
+        produced.determinism = Determinism.PER_NUMERICS.value  # a fixed file, scored in float arithmetic
         produced.metrics = score_predictions_file(inputs.task, inputs.instance, Path(spec.predictions_file),
                                                   inputs.metrics)
     else:
         assert spec.impl is not None  # the planner gives every spec an impl or a predictions file
         method = methods.get(spec.impl)(**spec.params)
+        produced.determinism = method.determinism.value
         _seed_everything(spec.seed)
         ctx = RunContext(seed=spec.seed, device=_device(spec.device), threads=spec.threads, log=log)
         _pin_threads(spec.threads)

@@ -121,6 +121,7 @@ class Provenance:
     rendered_sha: str | None = None     # the commit the report was rendered from
     rendered_dirty: bool | None = None  # whether the source tree had uncommitted changes then (reports/ aside)
     nondeterministic: tuple[str, ...] = ()  # suite methods whose class says a repeated run may differ
+    reproduction: str = ""  # `harness reproduce`'s result on a sample of these runs (`Reproduction.footer`)
 
     @property
     def rendered(self) -> str:
@@ -134,7 +135,8 @@ class Provenance:
         rendered = f"rendered at git {self.rendered}"
         return (f"suite {self.suite_file} (sha256 {self.suite_sha256[:12]}) · harness {self.harness_version} · "
                 f"{self.runs} runs (matched by {self.selection}) at git {shas}{dirty} · {rendered} · "
-                f"hardware {'; '.join(self.hardware) or 'unknown'} · {self.date}{self._nondeterministic()}")
+                f"hardware {'; '.join(self.hardware) or 'unknown'} · {self.date}{self._nondeterministic()}"
+                + (f" · {self.reproduction}" if self.reproduction else ""))
 
     def _nondeterministic(self) -> str:
         if not self.nondeterministic:
