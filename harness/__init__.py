@@ -1,7 +1,7 @@
 """Benchmark and evaluation harness for ICLR-2026 research methods.
 
-Family authors use `Task`, `Method` (with its `MethodParams` and `Determinism`), `Metric`, `Instance`, `RunContext`, the registries
-and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
+Family authors use `Task`, `Method` (with its `MethodParams` and `Determinism`), `Metric`, `Instance`,
+`RunContext`, the registries and `DataError`; users call `harness.run(suite_path)` or the `harness` command.
 """
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,6 @@ def run(suite_path: "str | Path", **options: Any) -> "pd.DataFrame":
 
 
 __all__ = [
-    "DataError", "Determinism", "HarnessError", "Instance", "Method", "MethodParams", "Metric", "RunContext", "SuiteError", "Task",
-    "datasets", "methods", "metrics", "run", "tasks",
+    "DataError", "Determinism", "HarnessError", "Instance", "Method", "MethodParams", "Metric", "RunContext",
+    "SuiteError", "Task", "datasets", "methods", "metrics", "run", "tasks",
 ]

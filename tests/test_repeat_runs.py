@@ -144,7 +144,8 @@ def baseline_kernels() -> dict[str, str]:
             "NPY_DISABLE_CPU_FEATURES": " ".join(dispatched)}
 
 
-EVERYWHERE = tuple(name for name in FAST if _unavailable(name) is None and _declaring(name, frozenset({Determinism.EVERYWHERE})))
+EVERYWHERE = tuple(name for name in FAST
+                   if _unavailable(name) is None and _declaring(name, frozenset({Determinism.EVERYWHERE})))
 
 
 @pytest.mark.parametrize("name", EVERYWHERE)

@@ -1,5 +1,6 @@
 """The numerics fingerprint a run records: what sets a CPU result's last digits (instruction sets, BLAS, the
-numeric packages' builds, the variables that override their kernels), not what only moves timings (core count, CPU name, memory)."""
+numeric packages' builds, the variables that override their kernels), not what only moves timings (core count,
+CPU name, memory)."""
 from __future__ import annotations
 
 from harness import environment
