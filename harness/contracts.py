@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, cast, get_args, get_origin
 
 from harness.method_params import MethodParams, validate
 
@@ -126,15 +126,23 @@ class Determinism(StrEnum):
     NO = "no"  # may differ even on one machine (a library's batching, threads, timing)
 
 
-class Method(ABC):
+P = TypeVar("P", bound=MethodParams)
+
+
+class Method(ABC, Generic[P]):
     """A method: `params_model` declares its parameters, `run` solves one instance.
 
     The harness builds it as `Method(**params)`, which validates them against `params_model` (the
     planner has already done so for every grid point, with the suite's line on a bad value) and keeps the
     validated model as `self.params`. Keep construction cheap and free of heavy work.
+
+    Name the model once, as the type argument: `class Decoder(Method[DecoderParams])` gets
+    `params_model = DecoderParams`, and `self.params` is typed as a `DecoderParams`.
     """
 
-    params_model: ClassVar[type[MethodParams]] = MethodParams  # no parameters; the model's `version` is the method's
+    # What the registry and the worker read; set from `Method[...]` by `__init_subclass__`. The default: no
+    # parameters; the model's `version` is the method's.
+    params_model: ClassVar[type[MethodParams]] = MethodParams
     # What a repeated run under one run key gives (see `Determinism`); reports name the methods that say NO.
     # Bump `params_model.version` instead when a change of code changes the values.
     determinism: ClassVar[Determinism] = Determinism.PER_NUMERICS
@@ -142,8 +150,25 @@ class Method(ABC):
     # conformance tests then let its output follow hidden test labels. Every other method must be blind to them.
     reads_hidden_labels: ClassVar[bool] = False
 
+    params: P
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """`params_model` from the class's own `Method[...]` base unless its body sets one. A type variable
+        gives its bound: a generic base (`class Agent(Method[AP])`) validates what all its subclasses share."""
+        super().__init_subclass__(**kwargs)
+        if "params_model" in vars(cls):
+            return
+        for base in vars(cls).get("__orig_bases__", ()):
+            origin, args = get_origin(base), get_args(base)
+            if not (isinstance(origin, type) and issubclass(origin, Method) and args):
+                continue
+            model = args[0].__bound__ if isinstance(args[0], TypeVar) else args[0]
+            if isinstance(model, type) and issubclass(model, MethodParams):
+                cls.params_model = model
+
     def __init__(self, **params: Any) -> None:
-        self.params = validate(self.params_model, params)  # `InvalidParams` (a ValueError) names a bad one
+        # `params_model` is `P`'s class (set above from `Method[P]`), which the type checker cannot follow.
+        self.params = cast(P, validate(self.params_model, params))  # `InvalidParams` (a ValueError) names a bad one
 
     @abstractmethod
     def run(self, inputs: Any, ctx: "RunContext") -> Any:

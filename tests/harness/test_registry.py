@@ -96,9 +96,7 @@ def test_a_method_registered_with_other_params_than_its_class_declares_is_refuse
     class Declared(MethodParams):
         pass
 
-    class Solver(Method):
-        params_model = Declared
-
+    class Solver(Method[Declared]):
         def run(self, inputs, ctx):  # noqa: ANN001, ANN201
             return inputs
 
