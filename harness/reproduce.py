@@ -100,18 +100,18 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
     with _scratch(scratch) as folder, _model_cache(folder / "models"):
         options = RunOptions(store=folder / "reproduce.sqlite", jobs=jobs, data_root=data_root, plugins=plugins,
                              only=frozenset(r["run_key"] for r in drawn))
-        run_suite(suite_path, options)
+        suite = run_suite(suite_path, options).suite.suite
         with Store(options.store, read_only=True) as store:
             again = {r["run_key"]: r for r in store.records()}
     cells = _seed_values(ok)
     runs = [_compare(stored, again.get(stored["run_key"]), cells) for stored in drawn]
+    new_environment = next((r["environment"] for r in again.values()), environment())
     return Reproduction(
-        suite=records[0]["suite"] if records else "", sample=sample, sample_seed=sample_seed,
-        date=datetime.now(timezone.utc).date().isoformat(), runs=runs,
-        environment_differences=_environment_differences([r.get("environment", {}) for r in drawn], environment()),
+        suite=suite, sample=sample, sample_seed=sample_seed, date=datetime.now(timezone.utc).date().isoformat(),
+        runs=runs,
+        environment_differences=_environment_differences([r.get("environment", {}) for r in drawn], new_environment),
         stored_fingerprints=sorted({_fingerprint(r.get("environment", {})) for r in drawn}),
-        new_fingerprint=f"numerics {environment()['numerics_fingerprint']} (hardware "
-                        f"{environment()['hardware_fingerprint']})")
+        new_fingerprint=f"{_fingerprint(new_environment)} (hardware {new_environment['hardware_fingerprint']})")
 
 
 def stratified_sample(records: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
@@ -146,7 +146,7 @@ def _compare(stored: dict[str, Any], again: dict[str, Any] | None,
     run = dict(method=stored["method"], dataset=stored["dataset"], seed=int(stored["seed"]),
                stored_run_id=stored["run_id"], new_run_id=again["run_id"] if again else "")
     if again is None or again["status"] != "ok":
-        error = again.get("error") if again else "not run"
+        error = again.get("error") if again else "not run: the suite no longer plans its run key"
         return ReproducedRun(**run, outcome=Outcome.FAILED, differences={"status": str(error)[:200]})
     outcome, differences = Outcome.EXACT, {}
     for metric, value in stored.get("metrics", {}).items():
