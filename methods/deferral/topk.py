@@ -32,9 +32,7 @@ def validation_total_cost(inputs: AllocationInputs, mask: np.ndarray, weights: n
     return float((loss(inputs.kind, decision, val.y) + mask @ inputs.costs).mean())
 
 
-class TopKL2D(Method):
-    params_model = TopKParams
-
+class TopKL2D(Method[TopKParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         k = check_k(self.params.k, inputs)
         scorer = entity_scorer(inputs, self.params, ctx.seed)

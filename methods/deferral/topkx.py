@@ -34,9 +34,7 @@ def action_costs(inputs: AllocationInputs, val_scores: np.ndarray, max_k: int, c
     return np.column_stack(columns)
 
 
-class TopKx(Method):
-    params_model = TopKxParams
-
+class TopKx(Method[TopKxParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         max_k = check_k(self.params.max_k or inputs.num_entities, inputs)
         scorer = entity_scorer(inputs, self.params, ctx.seed)

@@ -13,7 +13,7 @@ import time
 import warnings
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -23,7 +23,7 @@ from torch_geometric.utils import to_torch_csr_tensor
 
 from harness import Method, RunContext
 from methods.graph_anomaly.metrics import auprc
-from methods.graph_anomaly.params import LayeredParams, TrainingParams
+from methods.graph_anomaly.params import TrainingParams
 from methods.graph_anomaly.task import NodeScoringInputs
 
 
@@ -131,13 +131,14 @@ def train_node_classifier(model: nn.Module, data: NodeTensors, config: TrainConf
     )
 
 
-class NodeClassifierDetector(Method):
+TP = TypeVar("TP", bound=TrainingParams)
+
+
+class NodeClassifierDetector(Method[TP]):
     """A GADBench neural baseline: a subclass builds the classifier, this class trains it.
 
     Its hidden width, depth and dropout are GADBench's defaults (32, 2, 0).
     """
-
-    params_model: ClassVar[type[TrainingParams]] = LayeredParams
 
     @property
     def config(self) -> TrainConfig:

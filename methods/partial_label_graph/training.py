@@ -14,7 +14,7 @@ import math
 import time
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -67,14 +67,15 @@ def normalised(mask: Tensor) -> Tensor:
     return mask / mask.sum(dim=1, keepdim=True).clamp_min(1e-12)
 
 
-class PartialLabelMethod(Method):
+GP = TypeVar("GP", bound=GINParams)
+
+
+class PartialLabelMethod(Method[GP]):
     """A GIN classifier trained from candidate sets; subclasses define `batch_loss`.
 
     Defaults sit in PRISM's suggested grid (shared/papers/prism.md): GIN, 3 layers, hidden
     64, Adam lr 0.01, batch 64; 100 epochs.
     """
-
-    params_model: ClassVar[type[GINParams]] = GINParams
 
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
         """A fresh model; the default maps a `GraphBatch` to logits [B, C]."""

@@ -10,9 +10,7 @@ from methods.deferral.params import BestSingleParams
 from methods.deferral.problem import Allocation, AllocationInputs
 
 
-class BestSingle(Method):
-    params_model = BestSingleParams
-
+class BestSingle(Method[BestSingleParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         chosen = int(np.argmin(mean_part_loss(inputs, inputs.val) + self.params.cost_scale * inputs.costs))
         mask = np.zeros((inputs.test_x.shape[0], inputs.num_entities), dtype=bool)

@@ -27,9 +27,7 @@ def expert_chain(inputs: AllocationInputs) -> list[int]:
     return chain
 
 
-class ConfidenceCascade(Method):
-    params_model = CascadeParams
-
+class ConfidenceCascade(Method[CascadeParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         val_conf, test_conf = validation_and_test_confidence(inputs)
         stages = [0, *expert_chain(inputs)]

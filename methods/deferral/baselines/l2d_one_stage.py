@@ -16,9 +16,7 @@ from methods.deferral.problem import Allocation, AllocationInputs
 from methods.deferral.scorer import shared_scorer
 
 
-class OneStageL2D(Method):
-    params_model = ScorerParams
-
+class OneStageL2D(Method[ScorerParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         if inputs.kind != "classification":
             raise ValueError("one-stage L2D scores the labels themselves: it needs a classification dataset")

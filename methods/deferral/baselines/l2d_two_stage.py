@@ -14,9 +14,7 @@ from methods.deferral.problem import Allocation, AllocationInputs
 from methods.deferral.topk import validation_total_cost
 
 
-class TwoStageL2D(Method):
-    params_model = ScorerParams
-
+class TwoStageL2D(Method[ScorerParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         scorer = entity_scorer(inputs, self.params, ctx.seed)
         val_scores = scorer.scores(features(inputs.val.x, inputs.val.model_output))

@@ -12,8 +12,7 @@ from methods.deferral.params import OracleParams
 from methods.deferral.problem import Allocation, AllocationInputs
 
 
-class BayesOracle(Method):
-    params_model = OracleParams
+class BayesOracle(Method[OracleParams]):
     reads_hidden_labels = True
 
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:

@@ -10,9 +10,7 @@ from methods.deferral.params import RandomKParams
 from methods.deferral.problem import Allocation, AllocationInputs
 
 
-class RandomK(Method):
-    params_model = RandomKParams
-
+class RandomK(Method[RandomKParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         k = check_k(self.params.k, inputs)
         scores = np.random.default_rng(ctx.seed).random((inputs.test_x.shape[0], inputs.num_entities))

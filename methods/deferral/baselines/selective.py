@@ -15,9 +15,7 @@ from methods.deferral.problem import Allocation, AllocationInputs
 SWEEP = (0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
 
 
-class SelectivePrediction(Method):
-    params_model = SelectiveParams
-
+class SelectivePrediction(Method[SelectiveParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         val_conf, test_conf = validation_and_test_confidence(inputs)
         fallback = 1 + int(np.argmin(mean_part_loss(inputs, inputs.val)[1:]))

@@ -18,11 +18,10 @@ from methods.driving.task import PlanningInputs
 STALE_LATERAL_3S = {TURN_RIGHT: 3.0, TURN_LEFT: -3.0, GO_STRAIGHT: 0.0}
 
 
-class CommandLag(Method):
+class CommandLag(Method[CommandLagParams]):
     """Copies the logged future except for `lag` keyframes after each command change."""
 
     reads_hidden_labels = True  # a reference: it plans from the logged future
-    params_model = CommandLagParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         plans = np.array(inputs.oracle_trajectory, dtype=np.float64)

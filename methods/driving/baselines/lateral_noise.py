@@ -12,11 +12,10 @@ from methods.driving.params import LateralNoiseParams
 from methods.driving.task import PlanningInputs
 
 
-class LateralNoise(Method):
+class LateralNoise(Method[LateralNoiseParams]):
     """Oracle waypoints plus N(0, sigma^2) metres on x, independently per waypoint."""
 
     reads_hidden_labels = True  # a reference: it plans from the logged future
-    params_model = LateralNoiseParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         rng = np.random.default_rng(ctx.seed)

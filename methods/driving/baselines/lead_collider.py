@@ -13,11 +13,10 @@ from methods.driving.params import LeadColliderParams
 from methods.driving.task import PlanningInputs
 
 
-class LeadCollider(Method):
+class LeadCollider(Method[LeadColliderParams]):
     """The logged path at `speedup` x the logged speed."""
 
     reads_hidden_labels = True  # a reference: it plans from the logged future
-    params_model = LeadColliderParams
 
     def run(self, inputs: PlanningInputs, ctx: RunContext) -> np.ndarray:
         return np.stack([self._faster(path) for path in np.asarray(inputs.oracle_trajectory, float)])

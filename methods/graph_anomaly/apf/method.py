@@ -35,7 +35,7 @@ def normalise_features(x: np.ndarray, kind: str) -> np.ndarray:
     return (x / np.where(norm > 0, norm, 1.0)).astype(np.float32)
 
 
-class APFDetector(Method):
+class APFDetector(Method[APFParams]):
     """APF with the spec's ablation switches.
 
     Defaults and their sources: K=5 and fine-tuning lr 1e-2, weight decay 1e-4, head [32, 32],
@@ -48,8 +48,6 @@ class APFDetector(Method):
     at its random initialisation, frozen (our choice for the "no pre-training" row).
     `select_on="auroc"` follows SAGAD/the bridge; GADBench's baselines select on AUPRC.
     """
-
-    params_model = APFParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         p = self.params

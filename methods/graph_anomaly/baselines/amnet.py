@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from methods.graph_anomaly.baselines.polynomial import Laplacian, PolynomialFilterDetector, bernstein_filter
+from methods.graph_anomaly.params import SpectralParams
 
 
 class MonotoneBernsteinConv(nn.Module):
@@ -64,7 +65,7 @@ class AdaptiveMultiFrequencyNetwork(nn.Module):
         return self.head(F.dropout(mixed, self.dropout, self.training))
 
 
-class AMNetDetector(PolynomialFilterDetector):
+class AMNetDetector(PolynomialFilterDetector[SpectralParams]):
     """AMNet trained with GADBench's loop; `order` is the Bernstein degree K (GADBench: 2)."""
 
     network = AdaptiveMultiFrequencyNetwork

@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from methods.graph_anomaly.baselines.polynomial import Laplacian, PolynomialFilterDetector, bernstein_filter
+from methods.graph_anomaly.params import SpectralParams
 
 
 class BernsteinConv(nn.Module):
@@ -47,7 +48,7 @@ class BernNetwork(nn.Module):
         return self.head(F.dropout(h, self.dropout, self.training))
 
 
-class BernNetDetector(PolynomialFilterDetector):
+class BernNetDetector(PolynomialFilterDetector[SpectralParams]):
     """BernNet trained with GADBench's loop; `order` is the polynomial degree K (GADBench: 2)."""
 
     network = BernNetwork

@@ -15,7 +15,7 @@ from torch import Tensor, nn
 
 from methods.graph_anomaly.baselines.mlp import FeedForward
 from methods.graph_anomaly.baselines.polynomial import (
-    Laplacian, PolynomialFilterDetector, beta_wavelet_coefficients, laplacian_powers,
+    SP, Laplacian, PolynomialFilterDetector, beta_wavelet_coefficients, laplacian_powers,
 )
 
 
@@ -37,7 +37,7 @@ class BetaWaveletNetwork(nn.Module):
         return self.head(F.dropout(bands, self.dropout, self.training))
 
 
-class BWGNNDetector(PolynomialFilterDetector):
+class BWGNNDetector(PolynomialFilterDetector[SP]):
     """BWGNN trained with GADBench's loop; `order` is the Beta-wavelet order d (GADBench: 2)."""
 
     network = BetaWaveletNetwork

@@ -32,10 +32,9 @@ class ChebNetII(nn.Module):
         return self.filter(chebyshev_basis(self._l_hat, self.mlp(x), self.order))
 
 
-class ChebNetIIDetector(NodeClassifierDetector):
+class ChebNetIIDetector(NodeClassifierDetector[ChebNetIIParams]):
     """ChebNetII, class-weighted, selected on validation AUPRC like the other GADBench baselines."""
 
-    params_model = ChebNetIIParams
 
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params

@@ -115,10 +115,8 @@ def fit_probe(embeddings: Tensor, data: NodeTensors, probe: str, config: TrainCo
     return train_node_classifier(model, dataclasses.replace(data, x=embeddings), config)
 
 
-class DGIProbeDetector(Method):
+class DGIProbeDetector(Method[DGIProbeParams]):
     """Pretrain-GAD's DGI + probe baseline, with validation-only selection (see the module docstring)."""
-
-    params_model = DGIProbeParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         p = self.params

@@ -16,10 +16,9 @@ from methods.graph_anomaly.params import GATParams
 from methods.graph_anomaly.training import NodeClassifierDetector
 
 
-class GATDetector(NodeClassifierDetector):
+class GATDetector(NodeClassifierDetector[GATParams]):
     """GAT trained with GADBench's loop, selected on validation AUPRC."""
 
-    params_model = GATParams
 
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params

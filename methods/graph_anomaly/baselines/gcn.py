@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch_geometric.nn import GCNConv
 
+from methods.graph_anomaly.params import LayeredParams
 from methods.graph_anomaly.training import NodeClassifierDetector
 
 
@@ -37,7 +38,7 @@ def layer_sizes(in_features: int, hidden: int, layers: int) -> list[tuple[int, i
     return list(pairwise(sizes))
 
 
-class GCNDetector(NodeClassifierDetector):
+class GCNDetector(NodeClassifierDetector[LayeredParams]):
     """GCN (Kipf & Welling, ICLR 2017) trained with GADBench's loop, selected on validation AUPRC."""
 
     def build_model(self, in_features: int) -> nn.Module:

@@ -52,10 +52,8 @@ def prune_heterophilous_edges(adj_t: Tensor, y: Tensor, del_ratio: float) -> Ten
         return to_torch_csr_tensor(torch.stack([row[keep], col[keep]]), size=(n, n))
 
 
-class GHRNDetector(BWGNNDetector):
+class GHRNDetector(BWGNNDetector[GHRNParams]):
     """BWGNN on the graph pruned of its most heterophilous edges, as predicted by a first BWGNN."""
-
-    params_model = GHRNParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         data = node_tensors(inputs, ctx.device)

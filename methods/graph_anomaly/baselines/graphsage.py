@@ -14,10 +14,9 @@ from methods.graph_anomaly.params import GraphSAGEParams
 from methods.graph_anomaly.training import NodeClassifierDetector
 
 
-class GraphSAGEDetector(NodeClassifierDetector):
+class GraphSAGEDetector(NodeClassifierDetector[GraphSAGEParams]):
     """GraphSAGE trained with GADBench's loop, selected on validation AUPRC."""
 
-    params_model = GraphSAGEParams
 
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params

@@ -18,10 +18,8 @@ from methods.graph_anomaly.params import LogisticRegressionParams
 from methods.graph_anomaly.task import NodeScoringInputs
 
 
-class LogisticRegressionDetector(Method):
+class LogisticRegressionDetector(Method[LogisticRegressionParams]):
     """scikit-learn's LogisticRegression with class_weight="balanced", one fit per C in `c_grid`."""
-
-    params_model = LogisticRegressionParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         if not np.any(inputs.val_y == 1):

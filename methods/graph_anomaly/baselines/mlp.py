@@ -10,6 +10,7 @@ from itertools import pairwise
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from methods.graph_anomaly.params import LayeredParams
 from methods.graph_anomaly.training import NodeClassifierDetector
 
 
@@ -28,7 +29,7 @@ class FeedForward(nn.Module):
         return h
 
 
-class MLPDetector(NodeClassifierDetector):
+class MLPDetector(NodeClassifierDetector[LayeredParams]):
     """GADBench's MLP: features only, class-weighted cross-entropy, selected on validation AUPRC."""
 
     def build_model(self, in_features: int) -> nn.Module:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 import torch
@@ -80,14 +80,16 @@ def bernstein_filter(laplacian: Laplacian, h: Tensor, adj_t: Tensor, theta: Tens
     return out
 
 
-class PolynomialFilterDetector(NodeClassifierDetector):
+SP = TypeVar("SP", bound=SpectralParams)
+
+
+class PolynomialFilterDetector(NodeClassifierDetector[SP]):
     """A spectral baseline trained with GADBench's loop; its depth is the polynomial `order` (GADBench: 2).
 
     A subclass names its `network(in_features, hidden, order, dropout)`.
     """
 
     network: ClassVar[type[nn.Module]]
-    params_model = SpectralParams
 
     def build_model(self, in_features: int) -> nn.Module:
         return self.network(in_features, self.params.hidden, self.params.order, self.params.dropout)

@@ -109,15 +109,13 @@ def _exclusive_cumsum(values: np.ndarray) -> np.ndarray:
     return out
 
 
-class RayleighQuotientScore(Method):
+class RayleighQuotientScore(Method[RayleighParams]):
     """Anomaly score = a node's local Rayleigh quotient; uses no labels at all.
 
     `variant="star"` scores the full 1-hop star, `variant="mrq"` its RQ-maximising
     subgraph. The spec's sanity figures (AUROC over all nodes): 0.559 / 0.565 on Reddit,
     0.612 / 0.618 on Tolokers.
     """
-
-    params_model = RayleighParams
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         start = time.perf_counter()

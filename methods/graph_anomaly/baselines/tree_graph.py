@@ -15,7 +15,7 @@ rounds in 1..`max_rounds` (200, the top of GADBench's `n_estimators` range), ear
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import ClassVar
+from typing import TypeVar
 
 import numpy as np
 import torch
@@ -51,10 +51,11 @@ def positive_weights(train_y: np.ndarray) -> np.ndarray:
     return np.where(train_y == 1, negatives / positives, 1.0)
 
 
-class _TreeGraphDetector(Method):
-    """Shared parameters and feature building; a subclass fits and selects its ensemble."""
+TGP = TypeVar("TGP", bound=TreeGraphParams)
 
-    params_model: ClassVar[type[TreeGraphParams]] = TreeGraphParams
+
+class _TreeGraphDetector(Method[TGP]):
+    """Shared parameters and feature building; a subclass fits and selects its ensemble."""
 
     def run(self, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         if not np.any(inputs.val_y == 1):
@@ -67,10 +68,9 @@ class _TreeGraphDetector(Method):
         """Anomaly scores of all nodes from trees fitted on the training rows of `features`."""
 
 
-class RFGraphDetector(_TreeGraphDetector):
+class RFGraphDetector(_TreeGraphDetector[RFGraphParams]):
     """GADBench's RFGraph: scikit-learn's random forest, one fit per `max_features` choice."""
 
-    params_model = RFGraphParams
 
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         weights = positive_weights(inputs.train_y)
@@ -88,10 +88,9 @@ class RFGraphDetector(_TreeGraphDetector):
         return best_model.predict_proba(features)[:, 1]
 
 
-class XGBGraphDetector(_TreeGraphDetector):
+class XGBGraphDetector(_TreeGraphDetector[XGBGraphParams]):
     """GADBench's XGBGraph: XGBoost (hist) with the number of rounds chosen on validation AUPRC."""
 
-    params_model = XGBGraphParams
 
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         import xgboost  # optional dependency (the `graph` extra), imported only when this detector runs

@@ -7,6 +7,7 @@ import torch
 from torch import Tensor, nn
 
 from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.params import GINParams
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData
 
 
@@ -16,7 +17,7 @@ def candidate_marginal_nll(logits: Tensor, candidates: Tensor) -> Tensor:
     return (torch.logsumexp(logits, dim=1) - torch.logsumexp(masked, dim=1)).mean()
 
 
-class CCLoss(PartialLabelMethod):
+class CCLoss(PartialLabelMethod[GINParams]):
     def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
                    epoch: int) -> Tensor:
         return candidate_marginal_nll(model(batch), data.candidates[positions])

@@ -71,9 +71,7 @@ def pretrain_encoder(
     return losses
 
 
-class GraphCL(PRODEN):
-    params_model = GraphCLParams
-
+class GraphCL(PRODEN[GraphCLParams]):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         p = self.params
         graph_ids = (torch.arange(data.graphs.num_graphs, device=data.train_idx.device)

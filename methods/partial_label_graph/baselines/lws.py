@@ -37,9 +37,7 @@ def split_confidence(probabilities: Tensor, candidates: Tensor) -> Tensor:
     return normalised(probabilities * candidates) + normalised(probabilities * (1 - candidates))
 
 
-class LWS(PartialLabelMethod):
-    params_model = LWSParams
-
+class LWS(PartialLabelMethod[LWSParams]):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.confidence = normalised(data.candidates)
 

@@ -131,9 +131,7 @@ def masked_argmax(scores: Tensor, candidates: Tensor) -> Tensor:
     return scores.masked_fill(candidates <= 0, float("-inf")).argmax(dim=1)
 
 
-class PiCO(PartialLabelMethod):
-    params_model = PiCOParams
-
+class PiCO(PartialLabelMethod[PiCOParams]):
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
         p = self.params
         return PiCONetwork(in_features, num_classes, p.hidden, p.layers, p.dropout, p.embedding_dim)

@@ -14,7 +14,7 @@ from torch import Tensor, nn
 from harness import RunContext
 from methods.partial_label_graph.batching import GraphBatch
 from methods.partial_label_graph.task import PartialLabelInputs
-from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
+from methods.partial_label_graph.training import GP, PartialLabelMethod, TrainingData, normalised
 
 
 def weighted_cross_entropy(logits: Tensor, weights: Tensor) -> Tensor:
@@ -22,7 +22,7 @@ def weighted_cross_entropy(logits: Tensor, weights: Tensor) -> Tensor:
     return -(weights * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
 
 
-class PRODEN(PartialLabelMethod):
+class PRODEN(PartialLabelMethod[GP]):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.confidence = normalised(data.candidates)
 

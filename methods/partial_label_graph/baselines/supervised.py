@@ -13,11 +13,12 @@ from torch import Tensor, nn
 
 from harness import RunContext
 from methods.partial_label_graph.batching import GraphBatch
+from methods.partial_label_graph.params import GINParams
 from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData
 
 
-class SupervisedReference(PartialLabelMethod):
+class SupervisedReference(PartialLabelMethod[GINParams]):
     reads_hidden_labels = True  # the training graphs' true labels, by design
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         self.true_y = torch.as_tensor(inputs.train_true_y, device=data.train_idx.device).long()

@@ -39,9 +39,7 @@ from methods.partial_label_graph.task import PartialLabelInputs
 from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
 
 
-class PRISM(PartialLabelMethod):
-    params_model = PRISMParams
-
+class PRISM(PartialLabelMethod[PRISMParams]):
     def build_model(self, in_features: int, num_classes: int) -> nn.Module:
         p = self.params
         return PRISMNet(
