@@ -28,11 +28,9 @@ from methods.lm_eval_tasks.task import LmEvalOutput
 MISSING_DATA = (FileNotFoundError, ConnectionError)
 
 
-class LmEvalModel(Method):
+class LmEvalModel(Method[LmEvalModelParams]):
     """One model through one lm-eval backend, on whatever tasks the dataset names."""
 
-    params_model = LmEvalModelParams
-    params: LmEvalModelParams
     # lm-eval batches requests by length, so one run's log-likelihoods repeat bitwise per numerics fingerprint
     # (the default); another CPU's kernels may change their last digits, and a tie between choices with them.
 

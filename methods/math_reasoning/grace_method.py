@@ -18,12 +18,10 @@ from methods.math_reasoning.params import GraceParams
 from methods.math_reasoning.teacher_scoring import GradientScorer
 
 
-class Grace(GradientScorer):
+class Grace(GradientScorer[GraceParams]):
     """GRACE: how poorly the held-out prompts' gradients are covered by the rest's (preconditioned) spread."""
 
     term: ClassVar[str] = "grace"
-
-    params_model = GraceParams
 
     def score_gradients(self, gradients: np.ndarray, prompt_ids: np.ndarray, ctx: RunContext) -> float:
         p = self.params

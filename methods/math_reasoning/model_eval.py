@@ -66,10 +66,8 @@ def _max_positions(folder: Path) -> int | None:
     return getattr(config, "max_position_embeddings", None)  # GPT-2 maps it to n_positions
 
 
-class ModelEvaluation(Method):
+class ModelEvaluation(Method[ModelEvaluationParams]):
     """One model, decoded one way: greedy pass@1 (temperature 0) or average-at-k over `samples` samples."""
-
-    params_model = ModelEvaluationParams
 
     def model_folder(self) -> Path:
         """`{path: DIR}` as given, else the family's tiny student (`tiny_model.prepare`, trained on first use)."""

@@ -6,7 +6,7 @@ teacher names a wrong skill), `k` (questions per (difficult question, missing sk
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, get_args
+from typing import TypeVar, get_args
 
 import numpy as np
 
@@ -47,9 +47,10 @@ def difficult_questions(inputs: TrainingInputs, ctx: RunContext, rule: str) -> P
     return Profiled(difficult, {p.id: r for p, r in zip(inputs.validation, greedy, strict=True)})
 
 
-class _Stat(TrainingSetMethod):
-    params_model: ClassVar[type[StatParams]]
+SP = TypeVar("SP", bound=StatParams)
 
+
+class _Stat(TrainingSetMethod[SP]):
     def profile(self, inputs: TrainingInputs, ctx: RunContext) -> dict[str, list[str]]:
         """Stages 1 and 2: difficult validation question -> its missing skills."""
         found = difficult_questions(inputs, ctx, self.params.difficulty)
@@ -63,10 +64,9 @@ class _Stat(TrainingSetMethod):
         return profile
 
 
-class StatSel(_Stat):
+class StatSel(_Stat[StatSelParams]):
     """STAT-Sel: k Skill-Map questions per (difficult question, missing skill), 3 answers each."""
 
-    params_model = StatSelParams
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)
@@ -77,11 +77,10 @@ class StatSel(_Stat):
         return [(p.question, p.solution) for p in chosen]
 
 
-class StatSyn(_Stat):
+class StatSyn(_Stat[StatSynParams]):
     """STAT-Syn: new questions per missing skill, solved 3 times by the teacher model at `temperature`, kept
     when >= 2 answers agree; rounds of synthesis repeat until the budget is filled (at most `max_rounds`)."""
 
-    params_model = StatSynParams
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)

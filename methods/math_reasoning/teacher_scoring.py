@@ -19,11 +19,11 @@ import os
 import time
 from abc import abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, TypeVar
 
 import numpy as np
 
-from harness import Method
+from harness import Method, MethodParams
 from harness.context import RunContext
 from harness.fingerprint import digest
 from methods.math_reasoning.params import GradientParams
@@ -33,7 +33,11 @@ from methods.math_reasoning.teacher_selection import PoolInputs, TeacherData, Te
 GRADIENT_CACHE_VERSION = 1
 
 
-class TeacherScorer(Method):
+P = TypeVar("P", bound=MethodParams)
+GP = TypeVar("GP", bound=GradientParams)
+
+
+class TeacherScorer(Method[P]):
     """Base of every scoring method: `score_teacher` returns one teacher's score, oriented lower-is-better."""
 
     def run(self, inputs: Any, ctx: RunContext) -> TeacherScores:
@@ -51,7 +55,7 @@ class TeacherScorer(Method):
         """One teacher's score; lower means the method expects a better distilled student."""
 
 
-class StudentScorer(TeacherScorer):
+class StudentScorer(TeacherScorer[P]):
     """A scorer that runs the student: loaded once per run, in eager attention (vmap has no batching rule
     for the CPU SDPA kernel)."""
 
@@ -67,10 +71,9 @@ class StudentScorer(TeacherScorer):
         return self._student
 
 
-class GradientScorer(StudentScorer):
+class GradientScorer(StudentScorer[GP]):
     """A score computed from a teacher's projected gradients [n·m, d] and their prompt ids."""
 
-    params_model: ClassVar[type[GradientParams]] = GradientParams
     _projector: Any = None  # the run's Rademacher projection, built on first use
 
     def score_teacher(self, inputs: PoolInputs, teacher: TeacherData, ctx: RunContext) -> float:

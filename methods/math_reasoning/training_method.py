@@ -8,14 +8,18 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar
 
-from harness import Method, RunContext
+from harness import Method, MethodParams, RunContext
 from methods.math_reasoning import generation, generator, sft, tiny_model
 from methods.math_reasoning.problems import Problem
 from methods.math_reasoning.training_task import TrainingInputs, TrainingOutput
 
 
-class TrainingSetMethod(Method):
+P = TypeVar("P", bound=MethodParams)
+
+
+class TrainingSetMethod(Method[P]):
     """Subclasses implement `select`; selecting nothing (None) evaluates the student as it is (the Base row)."""
 
     @abstractmethod

@@ -11,7 +11,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import torch
 
@@ -28,10 +28,7 @@ _EXTRACTION = ("calib_tokens", "rank", "genes", "output_weight", "spectral_weigh
                "extract_lr")
 
 
-class Masa(Initialiser):
-    params_model: ClassVar[type[MasaParams]] = MasaParams
-    params: MasaParams
-
+class Masa(Initialiser[MasaParams]):
     def gene_matrices(self, source: Any, inputs: InitInputs) -> list[FFN]:
         """The source's genes: learned on first use, then read from the cache (keyed by the source's weights, the
         calibration tokens and the extraction parameters)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
@@ -26,10 +26,10 @@ CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares
 Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FFN stands for
 
 
-class Initialiser(Method):
-    params_model: ClassVar[type[InitParams]] = InitParams
-    params: InitParams
+P = TypeVar("P", bound=InitParams)
 
+
+class Initialiser(Method[P]):
     @abstractmethod
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         """Write the student's initial weights (it starts random, seeded); return each layer's source layers."""

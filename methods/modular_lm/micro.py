@@ -66,9 +66,7 @@ def curriculum(model: Any, stream: Any, params: MiCRoParams, seed: int) -> tuple
     return routing, losses
 
 
-class MiCRo(Method):
-    params_model = MiCRoParams
-
+class MiCRo(Method[MiCRoParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
         def adapt(model: Any, stream: Any) -> Any:
             routing, losses = curriculum(model, stream, self.params, ctx.seed)

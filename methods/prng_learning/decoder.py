@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -87,10 +87,7 @@ def rotation_clustering(embeddings: np.ndarray, width: int, components: int = 8,
     return float(silhouette_score(points, labels)), float(silhouette_score(points, shuffled))
 
 
-class Decoder(Method):
-    params_model: ClassVar[type[DecoderParams]] = DecoderParams
-    params: DecoderParams
-
+class Decoder(Method[DecoderParams]):
     def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
         from methods.prng_learning.training import predict
 

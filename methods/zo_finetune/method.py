@@ -15,12 +15,12 @@ from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import torch
 
-from harness import Method
+from harness import Method, MethodParams
 from harness.context import RunContext
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
 from methods.zo_finetune.prompts import PromptExample
@@ -90,7 +90,10 @@ def tensor_bytes(model: torch.nn.Module, optimizer: Any = None) -> dict[str, int
     return {"weights": weights, "gradients": grads, "optimizer_states": states}
 
 
-class FineTuningMethod(Method):
+P = TypeVar("P", bound=MethodParams)
+
+
+class FineTuningMethod(Method[P]):
     """Base of QZO, MeZO, FT, LoRA, QLoRA and the zero-shot rows; subclasses define the three hooks below."""
 
     trains: ClassVar[bool] = True  # False: `params_model` has no training parameters, and `adapt` is never called

@@ -21,12 +21,11 @@ from methods.zo_finetune.zo import ZerothOrderOptimizer
 SCALE_DTYPES = {"float16": torch.float16, "float32": torch.float32, "bfloat16": torch.bfloat16}  # QZOParams' names
 
 
-class QZO(FineTuningMethod):
+class QZO(FineTuningMethod[QZOParams]):
     """Quantized zeroth-order optimization: SPSA on the quantization scales, clipped directional derivative."""
 
     memory_method = "qzo"
 
-    params_model = QZOParams
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
         p = self.params

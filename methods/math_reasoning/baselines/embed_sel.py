@@ -32,9 +32,7 @@ def nearest(queries: np.ndarray, keys: np.ndarray, k: int) -> np.ndarray:
     return np.argsort(-(queries @ keys.T), axis=1, kind="stable")[:, :k]
 
 
-class EmbedSel(TrainingSetMethod):
-    params_model = EmbedSelParams
-
+class EmbedSel(TrainingSetMethod[EmbedSelParams]):
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         difficult = difficult_questions(inputs, ctx, self.params.difficulty).difficult
         if not difficult:

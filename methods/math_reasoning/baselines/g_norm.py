@@ -8,9 +8,10 @@ import numpy as np
 
 from harness.context import RunContext
 from methods.math_reasoning.grace import g_norm
+from methods.math_reasoning.params import GradientParams
 from methods.math_reasoning.teacher_scoring import GradientScorer
 
 
-class GNorm(GradientScorer):
+class GNorm(GradientScorer[GradientParams]):
     def score_gradients(self, gradients: np.ndarray, prompt_ids: np.ndarray, ctx: RunContext) -> float:
         return g_norm(gradients)

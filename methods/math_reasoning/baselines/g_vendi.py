@@ -11,9 +11,10 @@ import numpy as np
 
 from harness.context import RunContext
 from methods.math_reasoning.grace import g_vendi
+from methods.math_reasoning.params import GradientParams
 from methods.math_reasoning.teacher_scoring import GradientScorer
 
 
-class GVendi(GradientScorer):
+class GVendi(GradientScorer[GradientParams]):
     def score_gradients(self, gradients: np.ndarray, prompt_ids: np.ndarray, ctx: RunContext) -> float:
         return -g_vendi(gradients)

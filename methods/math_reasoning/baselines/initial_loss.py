@@ -9,9 +9,7 @@ from methods.math_reasoning.teacher_scoring import StudentScorer
 from methods.math_reasoning.teacher_selection import PoolInputs, TeacherData
 
 
-class InitialLoss(StudentScorer):
-    params_model = InitialLossParams
-
+class InitialLoss(StudentScorer[InitialLossParams]):
     def score_teacher(self, inputs: PoolInputs, teacher: TeacherData, ctx: RunContext) -> float:
         import torch
 

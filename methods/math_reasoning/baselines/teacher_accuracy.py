@@ -6,13 +6,14 @@ the distilled student's accuracy on GSM8K.
 """
 from __future__ import annotations
 
+from harness import MethodParams
 from harness.context import RunContext
 from methods.math_reasoning.answers import accuracy, check_answer
 from methods.math_reasoning.teacher_scoring import TeacherScorer
 from methods.math_reasoning.teacher_selection import PoolInputs, TeacherData
 
 
-class TeacherAccuracy(TeacherScorer):
+class TeacherAccuracy(TeacherScorer[MethodParams]):
     def score_teacher(self, inputs: PoolInputs, teacher: TeacherData, ctx: RunContext) -> float:
         verdicts = [check_answer(teacher.gold[p], r).correct for p, r in zip(teacher.prompt_ids, teacher.responses,
                                                                                strict=True)]

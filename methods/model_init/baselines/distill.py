@@ -3,7 +3,7 @@
 steps as every other method (the source's forward passes come on top)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import torch
 
@@ -13,10 +13,7 @@ from methods.model_init.training import StepLoss
 from methods.modular_lm.vocab import PAD
 
 
-class Distill(RandomInit):
-    params_model: ClassVar[type[DistillParams]] = DistillParams
-    params: DistillParams
-
+class Distill(RandomInit[DistillParams]):
     def step_loss(self, source: Any) -> StepLoss:
         alpha, temperature = self.params.alpha, self.params.temperature
 

@@ -9,19 +9,19 @@
   largest mean |silu(gate) x up| x |down column|."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import torch
 
 from harness import RunContext
 from methods.model_init.inherit import Plan, fitting_shapes, inherit, top
 from methods.model_init.method import Initialiser, Origins, calibration_ids, evenly_spaced_layers
-from methods.model_init.params import CalibratedParams
+from methods.model_init.params import CalibratedParams, InitParams
 from methods.model_init.task import InitInputs
 from methods.modular_lm.vocab import PAD
 
 
-class MagnitudePrune(Initialiser):
+class MagnitudePrune(Initialiser[InitParams]):
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         big, small = fitting_shapes(source, student)
@@ -39,10 +39,7 @@ class MagnitudePrune(Initialiser):
         return [[layer] for layer in layers]
 
 
-class StructuredPrune(Initialiser):
-    params_model: ClassVar[type[CalibratedParams]] = CalibratedParams
-    params: CalibratedParams
-
+class StructuredPrune(Initialiser[CalibratedParams]):
     @torch.no_grad()
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         big, small = fitting_shapes(source, student)

@@ -7,10 +7,11 @@ from typing import Any
 from harness import RunContext
 from methods.model_init.inherit import fitting_shapes, inherit, uniform_plan
 from methods.model_init.method import Initialiser, Origins
+from methods.model_init.params import InitParams
 from methods.model_init.task import InitInputs
 
 
-class WeightSelection(Initialiser):
+class WeightSelection(Initialiser[InitParams]):
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         big, small = fitting_shapes(source, student)
         plan = uniform_plan(big, small, range(small.layers))

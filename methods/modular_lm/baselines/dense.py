@@ -10,9 +10,7 @@ from methods.modular_lm.params import FinetuneParams
 from methods.modular_lm.task import Answer, ModularInputs
 
 
-class Dense(Method):
-    params_model = FinetuneParams
-
+class Dense(Method[FinetuneParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
         from methods.modular_lm.training import train_steps
 

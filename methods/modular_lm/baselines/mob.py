@@ -11,9 +11,7 @@ from methods.modular_lm.params import MixtureParams
 from methods.modular_lm.task import Answer, ModularInputs
 
 
-class MoB(Method):
-    params_model = MixtureParams
-
+class MoB(Method[MixtureParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
         from methods.modular_lm.blocks import clone_blocks
         from methods.modular_lm.training import train_steps

@@ -5,7 +5,6 @@ table is the generator's own map, so it is perfect once the sequence revisits a 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import ClassVar
 
 import numpy as np
 
@@ -35,10 +34,8 @@ def ngram_guesses(sequence: np.ndarray, order: int) -> np.ndarray:
     return out
 
 
-class NgramLookup(Method):
+class NgramLookup(Method[NgramParams]):
     determinism = Determinism.EVERYWHERE  # counts of integer contexts, scored by counting
-    params_model: ClassVar[type[NgramParams]] = NgramParams
-    params: NgramParams
 
     def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
         return np.stack([ngram_guesses(row, self.params.order) for row in inputs.numbers])

@@ -6,7 +6,6 @@ usually suffice. For truncated and permuted outputs the hidden low bits multiply
 enumerated up to `max_candidates` (an error beyond: this is what "perfect" costs)."""
 from __future__ import annotations
 
-from typing import ClassVar
 
 import numpy as np
 
@@ -51,10 +50,8 @@ def solver_guesses(gen: Generator, sequence: np.ndarray, max_candidates: int) ->
     return out, alive
 
 
-class ClassicalSolver(Method):
+class ClassicalSolver(Method[SolverParams]):
     determinism = Determinism.EVERYWHERE  # integer arithmetic on the generator's state, scored by counting
-    params_model: ClassVar[type[SolverParams]] = SolverParams
-    params: SolverParams
 
     def run(self, inputs: SequenceInputs, ctx: RunContext) -> np.ndarray:
         gen = inputs.source.gen

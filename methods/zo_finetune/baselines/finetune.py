@@ -32,9 +32,7 @@ def backprop(model: torch.nn.Module, scorer: OptionScorer, train: EncodedSet, op
     return Adaptation(trainable, step, optimizer)
 
 
-class FineTune(FineTuningMethod):
-    params_model = FineTuneParams
-
+class FineTune(FineTuningMethod[FineTuneParams]):
     @property
     def memory_method(self) -> str:
         return f"ft_{self.params.optimizer}"

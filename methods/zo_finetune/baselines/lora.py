@@ -18,9 +18,7 @@ from methods.zo_finetune.params import LoRAParams
 from methods.zo_finetune.quant import QuantLinear, quantize_model
 
 
-class LoRA(FineTuningMethod):
-    params_model = LoRAParams
-
+class LoRA(FineTuningMethod[LoRAParams]):
     @property
     def memory_method(self) -> str:
         return "qlora" if self.params.quantized else "lora"

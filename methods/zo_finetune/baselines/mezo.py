@@ -15,8 +15,7 @@ from methods.zo_finetune.params import MeZOParams
 from methods.zo_finetune.zo import ZerothOrderOptimizer
 
 
-class MeZO(FineTuningMethod):
-    params_model = MeZOParams
+class MeZO(FineTuningMethod[MeZOParams]):
     memory_method = "mezo"
 
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:

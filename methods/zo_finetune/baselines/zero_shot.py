@@ -12,9 +12,8 @@ from methods.zo_finetune.params import QuantizationParams
 from methods.zo_finetune.quant import quantize_model
 
 
-class ZeroShot(FineTuningMethod):
+class ZeroShot(FineTuningMethod[QuantizationParams]):
     trains = False
-    params_model = QuantizationParams
 
     @property
     def memory_method(self) -> str:
