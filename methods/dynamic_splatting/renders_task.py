@@ -55,10 +55,8 @@ class RenderScoring(Task):
         return {key: metric(scored) for key, metric in metrics.items()}
 
 
-class RecordedRenders(Method):
+class RecordedRenders(Method[RecordedParams]):
     """The renders of one run of the dataset's folder (`renders/<run>/`), replayed for scoring."""
-
-    params_model = RecordedParams
 
     def run(self, inputs: RenderSet, ctx: RunContext) -> np.ndarray:
         from harness import DataError

@@ -37,9 +37,7 @@ def _weighted_deviation(positions: torch.Tensor, pretrained: torch.Tensor, weigh
     return torch.einsum("tni,tnij,tnj->tn", delta, weights, delta).mean()
 
 
-class USplat4D(Method):
-    params_model = USplat4DParams
-
+class USplat4D(Method[USplat4DParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> MotionEstimate:
         p = self.params
         problem = inputs.problem()

@@ -12,8 +12,6 @@ from methods.motion_tokens.problem import MotionInputs, Reconstruction
 from methods.motion_tokens.training import train_and_reconstruct
 
 
-class FourDMoT(Method):
-    params_model = VQParams
-
+class FourDMoT(Method[VQParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> Reconstruction:
         return train_and_reconstruct(inputs, self.params, ctx)

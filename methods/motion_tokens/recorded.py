@@ -9,9 +9,7 @@ from methods.motion_tokens.params import RecordedParams
 from methods.motion_tokens.video_data import VideoClip
 
 
-class RecordedVideos(Method):
-    params_model = RecordedParams
-
+class RecordedVideos(Method[RecordedParams]):
     def run(self, inputs: Mapping[str, VideoClip], ctx: RunContext) -> VideoClip:
         if self.params.name not in inputs:
             raise DataError(f"no generated set {self.params.name!r}; the folder holds {', '.join(sorted(inputs))}",

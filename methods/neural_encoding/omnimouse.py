@@ -33,9 +33,7 @@ def training_masks(column: Column, batch: int, time_bins: int, neurons: int,
     return seen, target, behaviour_seen, behaviour_target
 
 
-class OmniMouse(TrainedEncoder):
-    params_model = OmniMouseParams
-
+class OmniMouse(TrainedEncoder[OmniMouseParams]):
     def answers(self, column: Column) -> bool:
         return self.params.specialist in (None, column.name)
 

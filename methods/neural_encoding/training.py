@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from harness import DataError, Method, RunContext
 from harness.model_cache import training_threads
 from methods.neural_encoding.columns import BY_NAME, Column
+from methods.neural_encoding.params import TrainingParams
 from methods.neural_encoding.problem import EncodingInputs, Predictions, TestView, TrainSession
 
 LOSS_WINDOW = 20
@@ -51,7 +52,10 @@ def fit(network: Any, steps: int, lr: float, batch_loss: Callable[[], Any], ctx:
     ctx.record_curve("train_loss", *loss_windows(losses), higher_is_better=False)
 
 
-class TrainedEncoder(Method):
+P = TypeVar("P", bound=TrainingParams)
+
+
+class TrainedEncoder(Method[P]):
     """A method that trains one network on the training sessions, then answers the columns it can."""
 
     def run(self, inputs: EncodingInputs, ctx: RunContext) -> Predictions:

@@ -15,6 +15,7 @@ at T = 0.1 like the baselines'.
 from __future__ import annotations
 
 import time
+from typing import TypeVar
 
 import numpy as np
 
@@ -29,9 +30,10 @@ from methods.protein_design.policy import Policy
 from methods.protein_design.problem import DesignInputs, Designs
 
 
-class PreferenceAlignment(Method):
-    params_model = AlignmentParams
+P = TypeVar("P", bound=AlignmentParams)
 
+
+class PreferenceAlignment(Method[P]):
     def run(self, inputs: DesignInputs, ctx: RunContext) -> Designs:
         import torch
 
@@ -94,13 +96,13 @@ class PreferenceAlignment(Method):
         return float(loss.detach())  # type: ignore[attr-defined]
 
 
-class SingleObjectiveDPO(PreferenceAlignment):
-    params_model = SingleObjectiveParams
+class SingleObjectiveDPO(PreferenceAlignment[SingleObjectiveParams]):
+    """Developability only, plain DPO, semi-online."""
 
 
-class OfflineDPO(PreferenceAlignment):
-    params_model = OfflineParams
+class OfflineDPO(PreferenceAlignment[OfflineParams]):
+    """Pairs drawn once from the reference policy and trained on for every round."""
 
 
-class SemiOnlineDPO(PreferenceAlignment):
-    params_model = SemiOnlineParams
+class SemiOnlineDPO(PreferenceAlignment[SemiOnlineParams]):
+    """Pairs regenerated from the current policy each round, no margin."""

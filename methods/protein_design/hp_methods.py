@@ -32,9 +32,7 @@ class HPExhaustive(Method):
         return HPDesigns(best)
 
 
-class HPAlignment(Method):
-    params_model = HPAlignmentParams
-
+class HPAlignment(Method[HPAlignmentParams]):
     def run(self, inputs: HPTargets, ctx: RunContext) -> HPDesigns:
         import torch
 

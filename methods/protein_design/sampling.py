@@ -3,6 +3,8 @@
 residues, ProteinMPNN's own --bias_AA_jsonl mechanism)."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from harness import Method, RunContext
 from methods.protein_design import mpnn
 from methods.protein_design.params import BiasParams, SamplingParams, SolubleParams
@@ -10,9 +12,10 @@ from methods.protein_design.policy import Policy, solubility_bias
 from methods.protein_design.problem import DesignInputs, Designs
 
 
-class MPNNSampling(Method):
-    params_model = SamplingParams
+P = TypeVar("P", bound=SamplingParams)
 
+
+class MPNNSampling(Method[P]):
     def run(self, inputs: DesignInputs, ctx: RunContext) -> Designs:
         import torch
 
@@ -23,9 +26,9 @@ class MPNNSampling(Method):
         return Designs(sequences, logp)
 
 
-class SolubleMPNN(MPNNSampling):
-    params_model = SolubleParams
+class SolubleMPNN(MPNNSampling[SolubleParams]):
+    """The packaged soluble weights, trained on soluble proteins only."""
 
 
-class InferenceBias(MPNNSampling):
-    params_model = BiasParams
+class InferenceBias(MPNNSampling[BiasParams]):
+    """A logit bonus for polar and charged residues (ProteinMPNN's --bias_AA_jsonl)."""

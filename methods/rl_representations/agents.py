@@ -5,8 +5,7 @@ return, dormant-ratio and srank curves for the report's plots."""
 from __future__ import annotations
 
 from abc import abstractmethod
-
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from harness import Method, RunContext
 from methods.rl_representations.environments import Environment
@@ -23,10 +22,13 @@ def representation_spec(params: Any, placement: Any = "both") -> RepresentationS
                               params.temperature, params.dropout)
 
 
-class Agent(Method):
+P = TypeVar("P", bound=AgentParams)
+OP = TypeVar("OP", bound=OffPolicyParams)
+
+
+class Agent(Method[P]):
     """What the three agents share: the environment, seeding, callbacks, curves; `algorithm` builds the SB3 model."""
 
-    params_model: ClassVar[type[AgentParams]] = AgentParams
     # PER_NUMERICS (the default): one torch thread, seeded SB3, the same numbers on one CPU; on another the
     # policy's first rounding differences grow (final return 204 on AVX2, 249 on AVX-512 under one run key).
 
@@ -63,9 +65,7 @@ class Agent(Method):
         return []
 
 
-class PPOAgent(Agent):
-    params_model = PPOParams
-
+class PPOAgent(Agent[PPOParams]):
     def algorithm(self, env: Any, policy_kwargs: dict[str, Any], seed: int) -> Any:
         from stable_baselines3 import PPO
 
@@ -77,12 +77,11 @@ class PPOAgent(Agent):
                    seed=seed, device="cpu")
 
 
-class OffPolicyAgent(Agent):
+class OffPolicyAgent(Agent[OP]):
     """SAC or TD3 (`name`), one update per environment step as SB3 does by default; TD3 explores with Gaussian
     action noise of std 0.1 (the RL Zoo's setting), since SB3's TD3 adds none unless told."""
 
     name: ClassVar[str]
-    params_model = OffPolicyParams
 
     def algorithm(self, env: Any, policy_kwargs: dict[str, Any], seed: int) -> Any:
         import numpy as np
@@ -102,10 +101,9 @@ class OffPolicyAgent(Agent):
             policy_kwargs=policy_kwargs, seed=seed, device="cpu", **extra)
 
 
-class SACAgent(OffPolicyAgent):
+class SACAgent(OffPolicyAgent[OffPolicyParams]):
     name = "SAC"
 
 
-class TD3Agent(OffPolicyAgent):
+class TD3Agent(OffPolicyAgent[TD3Params]):
     name = "TD3"
-    params_model = TD3Params

@@ -11,9 +11,7 @@ from methods.rl_representations.nonstationary import LabelPhases
 from methods.rl_representations.params import ClassifierParams
 
 
-class PhasedClassifier(Method):
-    params_model = ClassifierParams
-
+class PhasedClassifier(Method[ClassifierParams]):
     def run(self, inputs: LabelPhases, ctx: RunContext) -> dict[str, list[float]]:
         import torch
         from torch import nn

@@ -22,8 +22,6 @@ def flow_samples(inputs: ControlInputs, t0: float, steps: int, seed: int) -> Gen
     return {control.id: GeneratedShape(grid=grid) for control, grid in zip(inputs.controls, grids, strict=True)}
 
 
-class SpaceControl(Method):
-    params_model = SpaceControlParams
-
+class SpaceControl(Method[SpaceControlParams]):
     def run(self, inputs: ControlInputs, ctx: RunContext) -> Generated:
         return flow_samples(inputs, self.params.tau0, self.params.steps, ctx.seed)

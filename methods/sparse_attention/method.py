@@ -14,12 +14,13 @@ from typing import Any, TypeVar
 
 import torch
 
-from harness import Method, RunContext
+from harness import Method, MethodParams, RunContext
 from kernels.block_layout import BlockLayout
 from kernels.block_sparse_attention import block_sparse_attention
 from methods.sparse_attention.problem import AttentionCase, PrefillInputs
 
 T = TypeVar("T")
+P = TypeVar("P", bound=MethodParams)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def timed(fn: Callable[[], T], device: torch.device) -> tuple[T, float]:
     return result, (time.perf_counter() - start) * 1e3
 
 
-class BlockSparseMethod(Method):
+class BlockSparseMethod(Method[P]):
     """A sparse prefill method: `estimate` picks the blocks; the family's backend attends over them."""
 
     @abstractmethod

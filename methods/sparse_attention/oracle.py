@@ -8,13 +8,12 @@ from methods.sparse_attention.selection import cover_per_row
 from methods.sparse_attention.true_attention import block_mass
 
 
-class OracleTopK(BlockSparseMethod):
+class OracleTopK(BlockSparseMethod[OracleParams]):
     """Per (head, query block), the fewest key blocks holding `gamma` of the block's exact attention mass.
 
     Its estimation is exact attention itself, so its cost (QK^T over every causal pair) is recorded as such.
     """
 
-    params_model = OracleParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         n = case.seq_len

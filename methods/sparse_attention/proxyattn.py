@@ -27,9 +27,7 @@ from methods.sparse_attention.params import ProxyAttnParams
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import cover_count, force_blocks, top_k_per_row
 
-class ProxyAttn(BlockSparseMethod):
-    params_model = ProxyAttnParams
-
+class ProxyAttn(BlockSparseMethod[ProxyAttnParams]):
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         p = self.params
         n, nb = case.seq_len, num_blocks(case.seq_len, block_size)

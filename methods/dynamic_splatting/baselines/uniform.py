@@ -9,9 +9,7 @@ from methods.dynamic_splatting.params import MotionParams
 from methods.dynamic_splatting.task import MotionEstimate, MotionInputs
 
 
-class UniformMotion(Method):
-    params_model = MotionParams
-
+class UniformMotion(Method[MotionParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> MotionEstimate:
         p = self.params
         problem = inputs.problem()

@@ -12,9 +12,7 @@ from methods.molecule_opt.reward import reward
 from methods.molecule_opt.task import Answers, OptInputs
 
 
-class BestOfNMutation(Method):
-    params_model = MutationParams
-
+class BestOfNMutation(Method[MutationParams]):
     def run(self, inputs: OptInputs, ctx: RunContext) -> Answers:
         rng = np.random.default_rng(ctx.seed)
         answers = {}

@@ -5,7 +5,7 @@ trained on the run's training tasks, then answering every test task with one sam
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import torch
@@ -19,8 +19,10 @@ from methods.molecule_opt.scored import task_outcome
 from methods.molecule_opt.task import Answers, OptInputs
 
 
-class PolicyMethod(Method):
-    params_model: ClassVar[type[PolicyParams]] = PolicyParams
+P = TypeVar("P", bound=PolicyParams)
+
+
+class PolicyMethod(Method[P]):
     sft_stage: ClassVar[bool] = False
     rl_stage: ClassVar[bool] = False
 
@@ -65,21 +67,17 @@ def _curve_point(model: Any, tasks: list[Any], temperature: float, step: int, ct
     ctx.record_point("plan_length", step, float(np.mean(plans)), "tokens", None)
 
 
-class Sft(PolicyMethod):
-    params_model = SftParams
+class Sft(PolicyMethod[SftParams]):
     sft_stage = True
 
 
-class Grpo(PolicyMethod):
-    params_model = GrpoParams
+class Grpo(PolicyMethod[GrpoParams]):
     rl_stage = True
 
 
-class SftGrpo(PolicyMethod):
-    params_model = SftGrpoParams
+class SftGrpo(PolicyMethod[SftGrpoParams]):
     sft_stage = rl_stage = True
 
 
-class Depo(PolicyMethod):
-    params_model = DepoParams
+class Depo(PolicyMethod[DepoParams]):
     rl_stage = True

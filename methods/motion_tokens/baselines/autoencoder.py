@@ -8,8 +8,6 @@ from methods.motion_tokens.problem import MotionInputs, Reconstruction
 from methods.motion_tokens.training import train_and_reconstruct
 
 
-class ContinuousAutoencoder(Method):
-    params_model = NetworkParams
-
+class ContinuousAutoencoder(Method[NetworkParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> Reconstruction:
         return train_and_reconstruct(inputs, self.params, ctx)

@@ -20,9 +20,7 @@ def interpolate_keyframes(clips: np.ndarray, stride: int) -> np.ndarray:
     return np.einsum("kf,ckjd->cfjd", weights, clips[:, kept])
 
 
-class Keyframes(Method):
-    params_model = KeyframeParams
-
+class Keyframes(Method[KeyframeParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> Reconstruction:
         decoded = {variant: interpolate_keyframes(clips, self.params.stride) for variant, clips in inputs.test.items()}
         if self.params.view == "2d":

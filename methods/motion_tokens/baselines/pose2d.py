@@ -9,8 +9,6 @@ from methods.motion_tokens.problem import MotionInputs, Reconstruction
 from methods.motion_tokens.training import train_and_reconstruct
 
 
-class Pose2DTokenizer(Method):
-    params_model = VQParams
-
+class Pose2DTokenizer(Method[VQParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> Reconstruction:
         return train_and_reconstruct(inputs, self.params, ctx, in_channels=2)

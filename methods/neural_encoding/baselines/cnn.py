@@ -44,9 +44,7 @@ def _network(neurons: list[int], frame: int, channels: int):  # -> torch.nn.Modu
     return CoreReadout()
 
 
-class SensoriumCNN(TrainedEncoder):
-    params_model = CNNParams
-
+class SensoriumCNN(TrainedEncoder[CNNParams]):
     def answers(self, column: Column) -> bool:
         return column.video
 

@@ -36,9 +36,7 @@ def _targets(column: Column, spikes: np.ndarray, behaviour: np.ndarray) -> np.nd
     return source[:, column.target_times(spikes.shape[1])][:, :, column.target_units(spikes.shape[2])]
 
 
-class RidgeEncoder(Method):
-    params_model = RidgeParams
-
+class RidgeEncoder(Method[RidgeParams]):
     def run(self, inputs: EncodingInputs, ctx: RunContext) -> Predictions:
         from sklearn.linear_model import RidgeCV
         from sklearn.pipeline import make_pipeline

@@ -8,8 +8,6 @@ from methods.shape_control.spacecontrol import flow_samples
 from methods.shape_control.task import ControlInputs, Generated
 
 
-class Unconditional(Method):
-    params_model = FlowParams
-
+class Unconditional(Method[FlowParams]):
     def run(self, inputs: ControlInputs, ctx: RunContext) -> Generated:
         return flow_samples(inputs, 1.0, self.params.steps, ctx.seed)

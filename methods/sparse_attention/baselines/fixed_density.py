@@ -15,13 +15,12 @@ from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.selection import force_blocks, top_k_per_row
 
 
-class FixedDensity(BlockSparseMethod):
+class FixedDensity(BlockSparseMethod[FixedDensityParams]):
     """Query block m keeps ceil(density (m + 1)) causal blocks: block 0, the diagonal, the rest at random.
 
     Random draws come from torch's global generator, which the harness seeds per run.
     """
 
-    params_model = FixedDensityParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         nb = num_blocks(case.seq_len, block_size)

@@ -74,10 +74,9 @@ class HeadStatistics:
     query_aware: torch.Tensor  # bool [Hq]: distance < tau
 
 
-class FlexPrefill(BlockSparseMethod):
+class FlexPrefill(BlockSparseMethod[FlexPrefillParams]):
     """FlexPrefill's per-head choice between a query-aware block pattern and a vertical-slash one."""
 
-    params_model = FlexPrefillParams
 
     def head_statistics(self, case: AttentionCase, block_size: int) -> HeadStatistics:
         """Steps 1-2: the last B queries' vertical and slash scores and each head's pattern."""

@@ -73,10 +73,9 @@ def vertical_slash_block_mask(columns: torch.Tensor, distances: torch.Tensor, se
     return (slash_blocks | column_blocks[:, None, :]) & causal
 
 
-class MInference(BlockSparseMethod):
+class MInference(BlockSparseMethod[MInferenceParams]):
     """MInference's vertical-slash estimation (every head VS), as a block covering."""
 
-    params_model = MInferenceParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the last queries' QK^T, 2 * Hq * n_last * N * d; the softmax and the sums are not counted."""

@@ -81,10 +81,9 @@ def threshold_blocks(scores: torch.Tensor, first: int, threshold: float) -> torc
     return (keep | forced) & causal
 
 
-class XAttention(BlockSparseMethod):
+class XAttention(BlockSparseMethod[XAttentionParams]):
     """XAttention's antidiagonal block scoring with a cumulative threshold per query block row."""
 
-    params_model = XAttentionParams
 
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the strided QK^T, 2 (S d) per strided (query, key) pair computed; each chunk computes its

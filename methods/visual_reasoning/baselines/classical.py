@@ -8,9 +8,8 @@ from methods.visual_reasoning.solvers import solve
 from methods.visual_reasoning.task import Answer, Answers, PuzzleInputs
 
 
-class ClassicalSolver(Method):
+class ClassicalSolver(Method[SamplingParams]):
     determinism = Determinism.EVERYWHERE  # exact rules on integer grids, scored by counting and ranks
-    params_model = SamplingParams
 
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:
         return {p.id: [Answer(solve(p), 1.0)] * self.params.samples for p in inputs.puzzles}

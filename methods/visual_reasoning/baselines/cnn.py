@@ -10,9 +10,7 @@ from methods.visual_reasoning.params import CnnParams
 from methods.visual_reasoning.task import Answer, Answers, PuzzleInputs
 
 
-class SmallCnn(Method):
-    params_model = CnnParams
-
+class SmallCnn(Method[CnnParams]):
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:
         from methods.visual_reasoning.cnn_encodings import answers, classes, training_examples
         from methods.visual_reasoning.cnn_model import Classifier

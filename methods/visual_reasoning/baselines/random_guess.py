@@ -23,9 +23,8 @@ def random_answer(puzzle: Puzzle, rng: np.random.Generator) -> str:
     return f"Answer: {STEP * rng.integers(1, TOP // STEP)}"
 
 
-class RandomGuess(Method):
+class RandomGuess(Method[SamplingParams]):
     determinism = Determinism.EVERYWHERE  # integer draws, scored by counting and ranks
-    params_model = SamplingParams
 
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:
         rng = np.random.default_rng(ctx.seed)
