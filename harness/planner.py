@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,43 +20,12 @@ from harness.errors import DataError, HarnessError
 from harness.extras import family_unavailable
 from harness.fingerprint import digest, file_sha256
 from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
-from harness.record import new_run_id
+from harness.run_spec import RunSpec
 from harness.registry import datasets, methods, metrics, tasks
-from harness.suite import MethodEntry, Resources, Suite
+from harness.suite import MethodEntry, Suite
 from harness.yaml_source import YamlSource
 
 MAX_GRID_POINTS = 10_000  # per method entry: far above any paper's sweep, far below a plan that never ends
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything a worker needs to execute one run; picklable, so it crosses processes."""
-
-    run_key: str
-    exec_key: str               # the same without the metrics: runs that differ only in scoring share it
-    suite: str
-    task: str
-    method: str                 # label in reports, e.g. "gcn" or "gcn[hidden=64]"
-    method_entry: str           # the suite's method name
-    impl: str | None            # registered method, or None for a predictions entry
-    method_version: str
-    params: dict[str, Any]
-    predictions_file: str | None
-    dataset: ResolvedDataset
-    metrics: dict[str, str]     # suite metric name -> registered name
-    metric_versions: dict[str, str]
-    seed: int
-    device: str
-    timeout: float
-    threads: int
-    resources: Resources = field(default_factory=Resources)
-    # This execution's id: a fresh one per plan, so two coordinators (or a rerun) never share a log or
-    # predictions file; not part of the run's identity.
-    run_id: str = field(default_factory=new_run_id, compare=False)
-
-    @property
-    def cell(self) -> tuple[str, str, int]:
-        return (self.method, self.dataset.name, self.seed)
 
 
 def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:

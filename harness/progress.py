@@ -5,7 +5,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord
 
 

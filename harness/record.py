@@ -11,16 +11,15 @@ record with more was written by a newer harness (which bumps the version) or edi
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
-from harness.suite import Resources, Seed
+from harness.run_resources import Resources, Seed
 
 if TYPE_CHECKING:
-    from harness.planner import RunSpec
+    from harness.run_spec import RunSpec
 
 RECORD_SCHEMA_VERSION: Final = 1
 Status = Literal["ok", "failed", "timeout", "oom", "crashed"]
@@ -142,11 +141,6 @@ def _problem_text(problem: Any) -> str:
     text = problem["msg"][0].lower() + problem["msg"][1:]
     shown = json.dumps(problem["input"], default=str)
     return f"{text}, not {shown[:40]}{'...' if len(shown) > 40 else ''}"
-
-
-def new_run_id() -> str:
-    """A unique id for one execution of a run (or one scoring of it): names its record, log and predictions files."""
-    return uuid.uuid4().hex[:12]
 
 
 def utc_now() -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from harness.planner import RunSpec
+    from harness.run_spec import RunSpec
 
 _RECORD_SUFFIX = ".json"
 

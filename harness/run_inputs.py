@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.contracts import Instance, Metric, Task
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.registry import datasets, metrics, tasks
 
 if TYPE_CHECKING:

@@ -20,7 +20,8 @@ from harness.errors import DataError, MissingExtraError
 from harness.executors.base import ExecutionSettings, Executor, RunStarted
 from harness.executors.local import LocalExecutor, Worker, spawn_worker
 from harness.extras import family_unavailable
-from harness.planner import RunSpec, plan
+from harness.planner import plan
+from harness.run_spec import RunSpec
 from harness.progress import Progress
 from harness.record import RunRecord
 from harness.record_files import consume_record_file, ingest

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from harness.environment import environment
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, utc_now
 from harness.record_files import write_record_file
 from harness.run_folders import stored_file

@@ -19,7 +19,7 @@ from harness.run_folders import runs_folder, stored_file
 from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
 if TYPE_CHECKING:
-    from harness.planner import RunSpec
+    from harness.run_spec import RunSpec
 
 DEFAULT_STORE = Path(".harness") / "results.sqlite"
 _SCHEMA = """

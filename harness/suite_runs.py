@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 from harness.dataset_files import data_root
 from harness.errors import DataError
-from harness.planner import RunSpec, plan
+from harness.planner import plan
+from harness.run_spec import RunSpec
 from harness.store import Store
 from harness.suite import Suite
 from harness.yaml_source import YamlSource

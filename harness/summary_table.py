@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.reporting.layout import format_stats, spread_note
 from harness.reporting.markdown_table import markdown_table
 from harness.run_folders import results_table

@@ -26,7 +26,7 @@ from harness.curves import write_curves
 from harness.parquet import write_table
 from harness.environment import torch_details
 from harness.measure import measured
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, describe_problems, utc_now
 from harness.record_files import write_record_file
 from harness.registry import methods

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, Status, utc_now
 from harness.record_files import write_record_file
 

@@ -8,7 +8,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from harness.executors.base import ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.worker import execute
 
 

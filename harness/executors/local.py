@@ -24,7 +24,7 @@ from harness.errors import HarnessError
 from harness.executors.base import (THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted,
                                     failure_record)
 from harness.executors.process_tree import die_with_parent, kill_tree, resident_mb
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, Status, utc_now
 from harness.run_folders import ExecutionFiles
 from harness.run_log import cap_log

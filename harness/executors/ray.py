@@ -18,7 +18,7 @@ from typing import Any
 from harness.errors import HarnessError
 from harness.executors.base import (ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted, execute_remote,
                                     failure_record)
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import Status, utc_now
 
 _POLL_S = 0.5

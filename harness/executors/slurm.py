@@ -31,7 +31,7 @@ from harness.executors.base import (ExecutionSettings, Executor, RunEvent, RunFi
                                     failure_record)
 from harness.executors.slurm_journal import SubmissionJournal
 from harness.executors.slurm_params import WARNING_SIGNAL_DELAY_S, slurm_parameters, status_of_state, thread_setup
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, Status, utc_now
 from harness.run_folders import ExecutionFiles, slurm_folder
 

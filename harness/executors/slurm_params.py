@@ -9,7 +9,7 @@ from typing import Any
 
 from harness.executors.base import THREAD_VARIABLES
 from harness.record import Status
-from harness.suite import Resources
+from harness.run_resources import Resources
 
 # A job's wall-clock limit also covers interpreter start and imports, which a run's
 # own timeout does not count (the local executor starts the clock once its worker is ready).

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.run_folders import stored_file
 from harness.run_inputs import run_inputs
 from harness.store import Store

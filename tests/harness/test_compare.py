@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.planner import RunSpec
+from harness.run_spec import RunSpec
 from harness.record import RunRecord, utc_now
 from harness.registry import load_plugin_file
 from harness.runner import plan_suite

@@ -18,7 +18,7 @@ from harness.run_folders import records_folder
 from harness.registry import executors, load_plugin_file
 from harness.runner import plan_suite
 from harness.store import Store
-from harness.suite import Resources
+from harness.run_resources import Resources
 from tests.conftest import TOY_PLUGIN, interruptible
 from tests.extras import require_extra
 from tests.scaleout.equivalence import MIXED, MIXED_STATUSES, QUICKSTART, comparable_records
