@@ -39,6 +39,20 @@ class MethodRegistration(Registration):
     params: str | None = Field(default=None, description="its parameter model in the family's params.py")
 
 
+class ReportScript(_Strict):
+    what: str = Field(min_length=1, description="what the lines write, for the comment above them")
+    run: list[str] = Field(min_length=1, description="shell lines run after every report is written")
+    reads_store: bool = Field(default=False, description="they read the store: `--from-runs` skips them")
+
+
+class ReportHooks(_Strict):
+    """The family's committed reports: `reports/regenerate.sh` is generated from every family's (docs/gen_regenerate.py)."""
+
+    suites: list[str] = Field(default=[], description="suites whose reports are committed, in the order they run")
+    validated_only: list[str] = Field(default=[], description="suites planned and validated but not reported")
+    scripts: list[ReportScript] = Field(default=[], description="tables and figures written from the reports")
+
+
 class FamilyManifest(_Strict):
     extra: str | None = Field(default=None, description="the pip extra whose packages the family imports")
     installed_apart: list[str] = Field(
@@ -47,6 +61,7 @@ class FamilyManifest(_Strict):
     datasets: dict[str, Registration] = {}
     metrics: dict[str, Registration] = {}
     methods: dict[str, MethodRegistration] = {}
+    reports: ReportHooks = ReportHooks()
 
 
 def register_family(package: str) -> None:
