@@ -45,7 +45,8 @@ formats=md,tex,csv,png
 """
 LOOP = """\
   case "$mode" in
-    --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
+    --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" \\
+                   --format "$formats" ;;
     --reproduce) harness reproduce "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --sample 3 --jobs 2 \\
                    --out "reports/$suite/reproduce.json" || echo "reports/$suite: not all sampled runs reproduced" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2

@@ -39,6 +39,15 @@ class MethodRegistration(Registration):
     params: str | None = Field(default=None, description="its parameter model in the family's params.py")
 
 
+class ReadmeRow(_Strict):
+    """The family's row in the README's Families table (docs/gen_families_table.py); its suites come from
+    `[reports]`."""
+
+    task: str = Field(min_length=1, description="what is solved and how it is scored")
+    datasets: str = Field(min_length=1, description="its loaders, generated and bring-your-own")
+    methods: str = Field(min_length=1, description="its methods, the paper's in bold")
+
+
 class ReportScript(_Strict):
     what: str = Field(min_length=1, description="what the lines write, for the comment above them")
     run: list[str] = Field(min_length=1, description="shell lines run after every report is written")
@@ -46,7 +55,8 @@ class ReportScript(_Strict):
 
 
 class ReportHooks(_Strict):
-    """The family's committed reports: `reports/regenerate.sh` is generated from every family's (docs/gen_regenerate.py)."""
+    """The family's committed reports: `reports/regenerate.sh` is generated from every family's
+    (docs/gen_regenerate.py)."""
 
     suites: list[str] = Field(default=[], description="suites whose reports are committed, in the order they run")
     validated_only: list[str] = Field(default=[], description="suites planned and validated but not reported")
@@ -61,6 +71,7 @@ class FamilyManifest(_Strict):
     datasets: dict[str, Registration] = {}
     metrics: dict[str, Registration] = {}
     methods: dict[str, MethodRegistration] = {}
+    readme: ReadmeRow | None = None
     reports: ReportHooks = ReportHooks()
 
 

@@ -34,7 +34,8 @@ for suite in defer_topk_ci defer_topk defer_topk_ablation driving_fcp driving_co
     sparse_attention_fidelity_tiny sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles zo_memory \
     zo_ablation zo_accuracy_tiny; do
   case "$mode" in
-    --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" --format "$formats" ;;
+    --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" \
+                   --format "$formats" ;;
     --reproduce) harness reproduce "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --sample 3 --jobs 2 \
                    --out "reports/$suite/reproduce.json" || echo "reports/$suite: not all sampled runs reproduced" ;;
     *) harness run "suites/$suite.yaml" --store "$store" --jobs 2
