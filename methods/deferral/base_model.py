@@ -4,22 +4,26 @@ first principal components of x, so a suite can set how much there is to gain by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from methods.deferral.problem import Kind
 
+if TYPE_CHECKING:
+    from sklearn.pipeline import Pipeline
+
 
 @dataclass(frozen=True)
 class FixedModel:
     kind: Kind
-    pipeline: object  # a fitted scikit-learn pipeline
+    pipeline: Pipeline  # fitted
 
     def outputs(self, x: np.ndarray) -> np.ndarray:
         """(n, C) class probabilities, or (n, 1) predictions."""
         if self.kind == "classification":
-            return self.pipeline.predict_proba(x)  # type: ignore[attr-defined]
-        return self.pipeline.predict(x)[:, None]  # type: ignore[attr-defined]
+            return self.pipeline.predict_proba(x)
+        return self.pipeline.predict(x)[:, None]
 
     def answers(self, outputs: np.ndarray) -> np.ndarray:
         """The model's answers from its outputs: the most probable class, or the prediction."""

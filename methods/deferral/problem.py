@@ -18,8 +18,13 @@ MODEL = "model"
 class ExpertPanel(Protocol):
     """Experts with a known competence map: how they answer, and their exact expected loss given x."""
 
-    names: tuple[str, ...]
-    costs: np.ndarray  # (J,) beta_j
+    @property
+    def names(self) -> tuple[str, ...]:
+        """One per expert, in column order."""
+
+    @property
+    def costs(self) -> np.ndarray:
+        """(J,) beta_j"""
 
     def answers(self, rows: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """(len(rows), J) predictions of each expert on the dataset rows `rows` whose labels are `y`."""

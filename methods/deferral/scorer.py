@@ -6,10 +6,14 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from methods.deferral.surrogate import Surrogate, deferral_surrogate
+
+if TYPE_CHECKING:
+    import torch
 
 _CACHE_SIZE = 16
 
@@ -27,14 +31,14 @@ class ScorerConfig:
 class Scorer:
     """A trained scorer: `scores(features)` gives (n, outputs) scores; higher means consult first."""
 
-    def __init__(self, network: object) -> None:
+    def __init__(self, network: torch.nn.Module) -> None:
         self._network = network
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         import torch
 
         with torch.no_grad():
-            return self._network(torch.as_tensor(features, dtype=torch.float32)).numpy().astype(np.float64)  # type: ignore[operator]
+            return self._network(torch.as_tensor(features, dtype=torch.float32)).numpy().astype(np.float64)
 
 
 def train_scorer(features: np.ndarray, costs: np.ndarray, config: ScorerConfig, seed: int) -> Scorer:

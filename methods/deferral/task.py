@@ -36,9 +36,9 @@ class DeferralAllocation(Task):
         rng = np.random.default_rng(seed)
         strata = data.y if data.kind == "classification" else np.zeros(data.y.size, dtype=np.int64)
         model_rows, train, val, test = four_parts(strata, spec, rng)
-        for part, rows in (("model", model_rows), ("train", train), ("val", val), ("test", test)):
+        for name, rows in (("model", model_rows), ("train", train), ("val", val), ("test", test)):
             if rows.size == 0:
-                raise DataError(f"dataset '{data.name}': the {part} part of the split is empty", field="split",
+                raise DataError(f"dataset '{data.name}': the {name} part of the split is empty", field="split",
                                 hint="Use more samples or larger fractions.")
         if data.kind == "classification" and np.unique(data.y[model_rows]).size < data.num_classes:
             raise DataError(f"dataset '{data.name}': the model part misses a class, so the fixed model cannot "

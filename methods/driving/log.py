@@ -41,7 +41,7 @@ class PlanningLog:
     @property
     def complete(self) -> np.ndarray:
         """Frames whose whole 3 s future is logged: the only ones any metric scores."""
-        return self.gt_mask.all(axis=1)
+        return np.asarray(self.gt_mask.all(axis=1))  # numpy's stubs allow a scalar here
 
     @property
     def command(self) -> np.ndarray:

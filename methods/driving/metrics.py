@@ -10,28 +10,30 @@ from __future__ import annotations
 from functools import partial
 
 from harness import Metric
-from methods.driving.collision import GEOMETRIES
+from methods.driving.collision import GEOMETRIES, Geometry
 from methods.driving.evaluation import PlanningEvaluation
-from methods.driving.l2 import CONVENTIONS, HORIZONS_S, at_horizon, horizon_average
+from methods.driving.fcp import FirstFrame, NeverCorrected
+from methods.driving.l2 import CONVENTIONS, HORIZONS_S, Convention, at_horizon, horizon_average
 
 HORIZONS = [f"{t}s" for t in HORIZONS_S] + ["avg"]
 
 
-def _aggregate(per_step, horizon: str, convention: str) -> float:  # noqa: ANN001
+def _aggregate(per_step, horizon: str, convention: Convention) -> float:  # noqa: ANN001
     if horizon == "avg":
         return horizon_average(per_step, convention)
     return at_horizon(per_step, int(horizon[:-1]), convention)
 
 
-def l2(evaluation: PlanningEvaluation, horizon: str, convention: str) -> float:
+def l2(evaluation: PlanningEvaluation, horizon: str, convention: Convention) -> float:
     return _aggregate(evaluation.l2_per_step, horizon, convention)
 
 
-def collision_rate(evaluation: PlanningEvaluation, horizon: str, convention: str, geometry: str) -> float:
+def collision_rate(evaluation: PlanningEvaluation, horizon: str, convention: Convention, geometry: Geometry) -> float:
     return _aggregate(evaluation.collision_per_step(geometry), horizon, convention)
 
 
-def fcp(evaluation: PlanningEvaluation, never_corrected: str = "numerator", first_frame: str = "skip") -> float:
+def fcp(evaluation: PlanningEvaluation, never_corrected: NeverCorrected = "numerator",
+        first_frame: FirstFrame = "skip") -> float:
     return evaluation.fcp(never_corrected, first_frame).fcp
 
 

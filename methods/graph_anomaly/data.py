@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import TypedDict, overload
 
 import numpy as np
 
@@ -31,7 +32,15 @@ def simple_undirected(edge_index: np.ndarray, num_nodes: int) -> np.ndarray:
     return np.stack([keys // num_nodes, keys % num_nodes])
 
 
-def normalisation_report(edge_index: np.ndarray, x: np.ndarray, num_nodes: int) -> dict[str, int | list[int]]:
+class NormalisationReport(TypedDict):
+    self_loops: int
+    duplicate_edges: int
+    reverse_edges_added: int
+    isolated_nodes: int
+    constant_columns: list[int]
+
+
+def normalisation_report(edge_index: np.ndarray, x: np.ndarray, num_nodes: int) -> NormalisationReport:
     """What `simple_undirected` changes in `edge_index`, and what it leaves but is worth knowing.
 
     Counts edge entries: `self_loops` and `duplicate_edges` removed (a repeated ordered pair,
@@ -59,7 +68,7 @@ def normalisation_report(edge_index: np.ndarray, x: np.ndarray, num_nodes: int) 
     }
 
 
-def describe_normalisation(report: dict[str, int | list[int]]) -> str | None:
+def describe_normalisation(report: NormalisationReport) -> str | None:
     """One line for the run's log, e.g. "normalised 3 directed edges into both directions; 1 isolated node"."""
     changes = [
         f"normalised {_plural(report['reverse_edges_added'], 'directed edge')} into both directions"
@@ -154,6 +163,20 @@ def _stored_name(archive: dict[str, np.ndarray], path: Path) -> str | None:
             hint="Store it as numpy.array('reddit'), or leave it out.",
         )
     return str(value)
+
+
+@overload
+def check_arrays(
+    x: np.ndarray, edge_index: np.ndarray, y: np.ndarray, path: Path,
+    fields: tuple[str, str, str] = ..., hint: str = ...,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+@overload
+def check_arrays(
+    x: np.ndarray, edge_index: np.ndarray, y: None, path: Path,
+    fields: tuple[str, str, str] = ..., hint: str = ...,
+) -> tuple[np.ndarray, np.ndarray, None]: ...
 
 
 def check_arrays(
@@ -278,9 +301,9 @@ def _check_generator_args(
             raise ValueError(f"{key} must be an integer, got {value!r}")
         if value < 0:
             raise ValueError(f"{key} must be non-negative, got {value}")
-    for key, value in {"p_in": p_in, "p_out": p_out}.items():
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{key} is a probability and must lie in [0, 1], got {value}")
+    for key, probability in {"p_in": p_in, "p_out": p_out}.items():
+        if not 0.0 <= probability <= 1.0:
+            raise ValueError(f"{key} is a probability and must lie in [0, 1], got {probability}")
     if not 1 <= num_blocks <= num_nodes:
         raise ValueError(f"num_blocks must lie in [1, num_nodes={num_nodes}], got {num_blocks}")
     if num_features < 1:

@@ -125,6 +125,8 @@ def train_node_classifier(model: nn.Module, data: NodeTensors, config: TrainConf
         val_auprc = auprc(val_y, scores[data.val_idx].cpu().numpy())
         if best_scores is None or val_auprc > best_auprc:  # epoch 1 counts even if NaN (diverged)
             best_auprc, best_epoch, best_scores = val_auprc, epoch, scores
+    if best_scores is None:
+        raise ValueError(f"no epoch was trained (epochs={config.epochs})")
     return TrainResult(
         scores=best_scores.cpu().numpy().astype(np.float64), best_epoch=best_epoch,
         best_val_auprc=best_auprc, epochs_run=epoch, seconds=time.perf_counter() - start,

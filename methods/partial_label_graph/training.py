@@ -68,6 +68,14 @@ def normalised(mask: Tensor) -> Tensor:
 
 
 GP = TypeVar("GP", bound=GINParams)
+Net = TypeVar("Net", bound=nn.Module)
+
+
+def built(model: nn.Module, kind: type[Net]) -> Net:
+    """`model` as the `kind` its method's `build_model` makes: the shared loop hands it on as a plain module."""
+    if not isinstance(model, kind):
+        raise TypeError(f"expected the {kind.__name__} that build_model makes, got {type(model).__name__}")
+    return model
 
 
 class PartialLabelMethod(Method[GP]):
@@ -126,6 +134,8 @@ class PartialLabelMethod(Method[GP]):
                 best_accuracy, best_epoch = accuracy, epoch + 1
                 best_scores = self.class_scores(model, data, every_graph)
         seconds = time.perf_counter() - start
+        if best_scores is None:
+            raise ValueError(f"no epoch was trained (epochs={self.params.epochs})")
         epochs = range(1, self.params.epochs + 1)
         ctx.record_curve("train_loss", epochs, epoch_losses, higher_is_better=False)
         ctx.record_curve("val_accuracy", epochs, val_accuracies, "%", higher_is_better=True)

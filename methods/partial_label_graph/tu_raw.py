@@ -21,6 +21,7 @@ import io
 import math
 import zipfile
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -28,6 +29,8 @@ import pandas as pd
 from harness import DataError
 from methods.partial_label_graph.graphs import GraphSet
 from methods.partial_label_graph.tu import tu_graph_set
+
+Member = TypeVar("Member")  # a file of the dataset: a zip member's name or a Path
 
 _HINT = ("A TU dataset is a folder or zip of DS_A.txt, DS_graph_indicator.txt, DS_graph_labels.txt and optionally "
          "DS_node_labels.txt, DS_node_attributes.txt (see the TU collection's README).")
@@ -79,9 +82,9 @@ def _dataset_texts(path: Path) -> tuple[str, dict[str, tuple[str, str]]]:
             return prefix, {part: (f"{path}/{m}", _decoded(archive.read(m), f"{path}/{m}"))
                             for part, m in members.items()}
     if path.is_dir():
-        names = {str(f.relative_to(path)): f for f in path.rglob("*.txt")}
-        prefix, members = _parts(path, names)
-        return prefix, {part: (str(f), _decoded(Path(f).read_bytes(), str(f))) for part, f in members.items()}
+        files = {str(f.relative_to(path)): f for f in path.rglob("*.txt")}
+        prefix, found = _parts(path, files)
+        return prefix, {part: (str(f), _decoded(f.read_bytes(), str(f))) for part, f in found.items()}
     raise DataError("is neither a folder nor a zip archive of TU text files", file=path, hint=_HINT)
 
 
@@ -92,7 +95,7 @@ def _decoded(data: bytes, where: str) -> str:
         raise DataError(f"is not a UTF-8 text file ({exc})", file=where, hint=_HINT) from None
 
 
-def _parts(path: Path, names: dict[str, object]) -> tuple[str, dict[str, object]]:
+def _parts(path: Path, names: dict[str, Member]) -> tuple[str, dict[str, Member]]:
     """The one dataset in `names` (DS_A.txt's prefix) and its files by part."""
     adjacency = [n for n in names if n.endswith("_A.txt")]
     if len(adjacency) != 1:

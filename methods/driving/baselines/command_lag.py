@@ -32,7 +32,7 @@ class CommandLag(Method[CommandLagParams]):
                 old_command, since_change = None, None
             elif inputs.command[i] != inputs.command[i - 1]:
                 old_command, since_change = int(inputs.command[i - 1]), 0
-            if since_change is not None and since_change < self.params.lag:
+            if old_command is not None and since_change is not None and since_change < self.params.lag:
                 share = (np.arange(1, 7) / 6.0) ** 2
                 plans[i, :, 0] = STALE_LATERAL_3S[old_command] * share
             if since_change is not None:

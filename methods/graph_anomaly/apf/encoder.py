@@ -40,6 +40,7 @@ class DualFilterEncoder(nn.Module):
         activation: str = "elu", share_linear: bool = True,
     ) -> None:
         super().__init__()
+        self.hidden = hidden  # the embedding width e
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {', '.join(ACTIVATIONS)}; got {activation!r}")
         self.low_filter = MonotoneChebFilter(order, "low")

@@ -140,6 +140,8 @@ def finetune(
                 c_train = c[train_idx]
                 gate_means = (float(c_train[train_y == 1].mean()), float(c_train[train_y == 0].mean()))
                 gate_spread = float(c.std())
+    if best_scores is None:
+        raise ValueError(f"no epoch was trained (epochs={config.epochs})")
     return FinetuneResult(
         scores=best_scores.cpu().numpy().astype(np.float64), best_epoch=best_epoch, best_val=best_val,
         epochs_run=epoch, seconds=time.perf_counter() - start, gate_means=gate_means, gate_spread=gate_spread,

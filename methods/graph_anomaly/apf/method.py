@@ -65,9 +65,10 @@ class APFDetector(Method[APFParams]):
             x.shape[1], p.hidden, p.K, p.batchnorm, p.dropout, p.activation, p.share_linear,
         ).to(ctx.device)
         if p.pretrain:
-            config = PretrainConfig(epochs=p.pretrain_epochs, patience=p.pretrain_patience, lr=p.pretrain_lr,
-                                    weight_decay=p.pretrain_wd, shared_discriminator=p.shared_discriminator)
-            result = pretrain(encoder, x, l_hat, p.K, readout, config)
+            pretrain_config = PretrainConfig(
+                epochs=p.pretrain_epochs, patience=p.pretrain_patience, lr=p.pretrain_lr, weight_decay=p.pretrain_wd,
+                shared_discriminator=p.shared_discriminator)
+            result = pretrain(encoder, x, l_hat, p.K, readout, pretrain_config)
             ctx.record("pretrain_seconds", result.seconds, "s", higher_is_better=False)
             ctx.record("pretrain_epochs_run", result.epochs_run, "epoch")
             ctx.record("pretrain_best_epoch", result.best_epoch, "epoch")
@@ -89,7 +90,7 @@ class APFDetector(Method[APFParams]):
         ctx.record("finetune_epoch_seconds", tuned.seconds / tuned.epochs_run, "s", higher_is_better=False)
         ctx.record("best_epoch", tuned.best_epoch, "epoch")
         ctx.record(f"best_val_{metric}", tuned.best_val, "%", higher_is_better=True)
-        if tuned.gate_means is not None:
+        if tuned.gate_means is not None and tuned.gate_spread is not None:
             ctx.record("gate_mean_anomaly", tuned.gate_means[0], "")
             ctx.record("gate_mean_normal", tuned.gate_means[1], "")
             ctx.record("gate_spread", tuned.gate_spread, "")

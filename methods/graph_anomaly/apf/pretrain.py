@@ -138,13 +138,13 @@ def pretrain(
     """Alternate one Adam step on L_low and one on L_high per epoch; keep the encoder of the
     epoch with the lowest L_low + L_high and stop `patience` epochs after it."""
     start = time.perf_counter()
-    hidden = encoder.low_map.layers[2].out_features
-    low_disc = BilinearDiscriminator(hidden).to(x.device)
-    high_disc = low_disc if config.shared_discriminator else BilinearDiscriminator(hidden).to(x.device)
+    low_disc = BilinearDiscriminator(encoder.hidden).to(x.device)
+    high_disc = low_disc if config.shared_discriminator else BilinearDiscriminator(encoder.hidden).to(x.device)
     params = nn.ModuleList([encoder, low_disc, high_disc]).parameters()  # a shared W is listed once
     optimizer = torch.optim.Adam(params, lr=config.lr, weight_decay=config.weight_decay)
     basis = chebyshev_basis(l_hat, x, order)
-    low_losses, high_losses = [], []
+    low_losses: list[float] = []
+    high_losses: list[float] = []
     best_loss, best_epoch, best_state = math.inf, 0, None
     encoder.train()
     while len(low_losses) < config.epochs and len(low_losses) - best_epoch < config.patience:
@@ -166,5 +166,7 @@ def pretrain(
         if sum(losses) < best_loss:
             best_loss, best_epoch = sum(losses), len(low_losses)
             best_state = copy.deepcopy(encoder.state_dict())
+    if best_state is None:
+        raise ValueError(f"no pretraining epoch gave a finite loss (epochs={config.epochs})")
     encoder.load_state_dict(best_state)
     return PretrainResult(low_losses, high_losses, best_epoch, time.perf_counter() - start)

@@ -20,6 +20,8 @@ from methods.graph_anomaly.baselines.polynomial import (
 
 
 class BetaWaveletNetwork(nn.Module):
+    theta: Tensor  # a buffer, registered in __init__
+
     def __init__(self, in_features: int, hidden: int, order: int, dropout: float) -> None:
         super().__init__()
         self.project = nn.Sequential(

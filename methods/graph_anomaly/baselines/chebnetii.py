@@ -35,7 +35,6 @@ class ChebNetII(nn.Module):
 class ChebNetIIDetector(NodeClassifierDetector[ChebNetIIParams]):
     """ChebNetII, class-weighted, selected on validation AUPRC like the other GADBench baselines."""
 
-
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params
         return ChebNetII(in_features, p.hidden, p.layers, p.dropout, p.K)

@@ -19,7 +19,6 @@ from methods.graph_anomaly.training import NodeClassifierDetector
 class GATDetector(NodeClassifierDetector[GATParams]):
     """GAT trained with GADBench's loop, selected on validation AUPRC."""
 
-
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params
         convs = [GATConv(i, o // p.heads, heads=p.heads) for i, o in layer_sizes(in_features, p.hidden, p.layers)]

@@ -17,7 +17,6 @@ from methods.graph_anomaly.training import NodeClassifierDetector
 class GraphSAGEDetector(NodeClassifierDetector[GraphSAGEParams]):
     """GraphSAGE trained with GADBench's loop, selected on validation AUPRC."""
 
-
     def build_model(self, in_features: int) -> nn.Module:
         p = self.params
         convs = [SAGEConv(i, o, aggr=p.aggr) for i, o in layer_sizes(in_features, p.hidden, p.layers)]

@@ -33,6 +33,8 @@ class LogisticRegressionDetector(Method[LogisticRegressionParams]):
             val_auprc = auprc(inputs.val_y, model.predict_proba(x[inputs.val_idx])[:, 1])
             if best_model is None or val_auprc > best_auprc:
                 best_auprc, best_c, best_model = val_auprc, c, model
+        if best_model is None or best_c is None:
+            raise ValueError("c_grid is empty")
         ctx.record("best_c", best_c)
         ctx.record("best_val_auprc", best_auprc, "%", higher_is_better=True)
         return best_model.predict_proba(x)[:, 1].astype(np.float64)

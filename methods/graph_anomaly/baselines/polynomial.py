@@ -41,7 +41,7 @@ class Laplacian(nn.Module):
         self._norm_adj: Tensor | None = None
 
     def forward(self, h: Tensor, adj_t: Tensor) -> Tensor:
-        if self._source is not adj_t:
+        if self._norm_adj is None or self._source is not adj_t:
             self._source, self._norm_adj = adj_t, normalized_adjacency(adj_t)
         return h - self._norm_adj @ h
 

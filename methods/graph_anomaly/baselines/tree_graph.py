@@ -71,7 +71,6 @@ class _TreeGraphDetector(Method[TGP]):
 class RFGraphDetector(_TreeGraphDetector[RFGraphParams]):
     """GADBench's RFGraph: scikit-learn's random forest, one fit per `max_features` choice."""
 
-
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         weights = positive_weights(inputs.train_y)
         best_auprc, best_model, best_choice = -np.inf, None, None
@@ -83,6 +82,8 @@ class RFGraphDetector(_TreeGraphDetector[RFGraphParams]):
             val_auprc = auprc(inputs.val_y, model.predict_proba(features[inputs.val_idx])[:, 1])
             if best_model is None or val_auprc > best_auprc:
                 best_auprc, best_model, best_choice = val_auprc, model, max_features
+        if best_model is None:
+            raise ValueError("max_features_grid is empty")
         ctx.record("best_max_features_index", self.params.max_features_grid.index(best_choice))
         ctx.record("best_val_auprc", best_auprc, "%", higher_is_better=True)
         return best_model.predict_proba(features)[:, 1]
@@ -90,7 +91,6 @@ class RFGraphDetector(_TreeGraphDetector[RFGraphParams]):
 
 class XGBGraphDetector(_TreeGraphDetector[XGBGraphParams]):
     """GADBench's XGBGraph: XGBoost (hist) with the number of rounds chosen on validation AUPRC."""
-
 
     def fit_and_score(self, features: np.ndarray, inputs: NodeScoringInputs, ctx: RunContext) -> np.ndarray:
         import xgboost  # optional dependency (the `graph` extra), imported only when this detector runs

@@ -29,10 +29,10 @@ from harness import RunContext
 from methods.partial_label_graph.augment import augment
 from methods.partial_label_graph.baselines.proden import PRODEN
 from methods.partial_label_graph.batching import GraphTensors
-from methods.partial_label_graph.encoder import GINEncoder
+from methods.partial_label_graph.encoder import GINClassifier, GINEncoder
 from methods.partial_label_graph.params import GraphCLParams
 from methods.partial_label_graph.task import PartialLabelInputs
-from methods.partial_label_graph.training import TrainingData
+from methods.partial_label_graph.training import TrainingData, built
 
 
 def nt_xent(views: Tensor, other_views: Tensor, temperature: float) -> Tensor:
@@ -78,9 +78,10 @@ class GraphCL(PRODEN[GraphCLParams]):
                      if p.pretrain_on == "all" else data.train_idx)
         start = time.perf_counter()
         losses = pretrain_encoder(
-            model.encoder, data.graphs, graph_ids, epochs=p.pretrain_epochs, batch_size=p.pretrain_batch_size,
-            lr=p.pretrain_lr, temperature=p.temperature, augmentation=p.augmentation,
-            ratio=p.augmentation_ratio, generator=torch.Generator().manual_seed(ctx.seed + 1),
+            built(model, GINClassifier).encoder, data.graphs, graph_ids, epochs=p.pretrain_epochs,
+            batch_size=p.pretrain_batch_size, lr=p.pretrain_lr, temperature=p.temperature,
+            augmentation=p.augmentation, ratio=p.augmentation_ratio,
+            generator=torch.Generator().manual_seed(ctx.seed + 1),
         )
         ctx.record("pretrain_seconds", time.perf_counter() - start, "s", higher_is_better=False)
         ctx.record("pretrain_final_loss", losses[-1], "")

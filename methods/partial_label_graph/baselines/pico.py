@@ -51,7 +51,7 @@ from methods.partial_label_graph.batching import GraphBatch
 from methods.partial_label_graph.encoder import GINEncoder
 from methods.partial_label_graph.params import PiCOParams
 from methods.partial_label_graph.task import PartialLabelInputs
-from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
+from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, built, normalised
 
 
 class PiCONetwork(nn.Module):
@@ -139,7 +139,7 @@ class PiCO(PartialLabelMethod[PiCOParams]):
     def setup(self, model: nn.Module, data: TrainingData, inputs: PartialLabelInputs, ctx: RunContext) -> None:
         device = data.train_idx.device
         self.confidence = normalised(data.candidates)
-        self.key_network = copy.deepcopy(model).requires_grad_(False)
+        self.key_network = copy.deepcopy(built(model, PiCONetwork)).requires_grad_(False)
         self.prototypes = torch.zeros(data.num_classes, self.params.embedding_dim, device=device)
         self.queue = LabelledQueue(min(self.params.queue_size, data.num_train), self.params.embedding_dim, device)
         self.views = torch.Generator().manual_seed(ctx.seed + 1)   # augmentations: a stream apart from the batch order
@@ -154,7 +154,7 @@ class PiCO(PartialLabelMethod[PiCOParams]):
                    epoch: int) -> Tensor:
         query_view = augment(batch, self.params.query_augmentation, self.views, self.params.augmentation_ratio)
         key_view = augment(batch, self.params.key_augmentation, self.views, self.params.augmentation_ratio)
-        logits, queries = model.embed(query_view)
+        logits, queries = built(model, PiCONetwork).embed(query_view)
         candidates = data.candidates[positions]
         with torch.no_grad():
             pseudo_labels = masked_argmax(logits, candidates)

@@ -36,7 +36,7 @@ from methods.partial_label_graph.prism.relational import (
 )
 from methods.partial_label_graph.prism.spectral import smallest_eigenpairs
 from methods.partial_label_graph.task import PartialLabelInputs
-from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, normalised
+from methods.partial_label_graph.training import PartialLabelMethod, TrainingData, built, normalised
 
 
 class PRISM(PartialLabelMethod[PRISMParams]):
@@ -60,7 +60,7 @@ class PRISM(PartialLabelMethod[PRISMParams]):
         self.confidence = normalised(data.candidates)  # Q, uniform on the candidates
         self.sign_generator = torch.Generator().manual_seed(ctx.seed + 1)
 
-    def views(self, model: PRISMNet, batch: GraphBatch, flip_signs: bool) -> Views:
+    def views(self, model: nn.Module, batch: GraphBatch, flip_signs: bool) -> Views:
         eigvecs = self.eigvecs[batch.node_ids]
         if flip_signs:
             signs = torch.randint(0, 2, (batch.num_graphs, self.params.eigenpairs), generator=self.sign_generator)
@@ -70,16 +70,17 @@ class PRISM(PartialLabelMethod[PRISMParams]):
 
     def batch_loss(self, model: nn.Module, batch: GraphBatch, positions: Tensor, data: TrainingData,
                    epoch: int) -> Tensor:
-        views = self.views(model, batch, flip_signs=self.params.random_sign_flips)
+        net = built(model, PRISMNet)
+        views = self.views(net, batch, flip_signs=self.params.random_sign_flips)
         candidates = data.candidates[positions]
         confidence = self.confidence[positions]
         logits = [v for v in (views.spatial_logits, views.spectral_logits) if v is not None]
-        loss = sum(_weighted_candidate_nll(z, confidence, candidates) for z in logits)
+        loss = torch.stack([_weighted_candidate_nll(z, confidence, candidates) for z in logits]).sum(dim=0)
         with torch.no_grad():
             if epoch >= self.params.warmup_epochs:
-                self.confidence[positions] = self.updated_confidence(model, views, logits, confidence, candidates)
+                self.confidence[positions] = self.updated_confidence(net, views, logits, confidence, candidates)
             if views.substructures is not None:
-                model.update_prototypes(views.graph_embeddings, self.confidence[positions], candidates,
+                net.update_prototypes(views.graph_embeddings, self.confidence[positions], candidates,
                                         self.params.prototype_momentum)
         return loss
 
@@ -117,7 +118,7 @@ class PRISM(PartialLabelMethod[PRISMParams]):
         views = self.views(model, batch, flip_signs=False)
         read = {"sum": (views.spatial_logits, views.spectral_logits),
                 "spatial": (views.spatial_logits,), "spectral": (views.spectral_logits,)}[self.params.inference]
-        probabilities = sum(z.softmax(dim=1) for z in read if z is not None)
+        probabilities = torch.stack([z.softmax(dim=1) for z in read if z is not None]).sum(dim=0)
         return probabilities.clamp_min(1e-12).log()
 
 

@@ -52,6 +52,8 @@ class SpectralView(nn.Module):
     so no [n, T, d] matrix product is formed.
     """
 
+    orders: Tensor  # a buffer, registered in __init__
+
     def __init__(self, hidden: int, harmonics: int, num_classes: int, head_layers: int,
                  node_states: bool = True) -> None:
         super().__init__()
@@ -78,6 +80,8 @@ class SpectralView(nn.Module):
 
 
 class PRISMNet(nn.Module):
+    prototypes: Tensor  # a buffer, registered in __init__
+
     def __init__(
         self, in_features: int, num_classes: int, hidden: int, layers: int, dropout: float, harmonics: int,
         head_layers: int, attention_temperature: float, spatial: bool, spectral: bool, substructure: bool, *,
