@@ -43,6 +43,8 @@ def teacher_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> pd
             table = frames[0][["teacher", "temperature", "student_accuracy"]].copy()
         table[column] = scores
         run_ids[column] = " ".join(group.sort_values("seed")["run_id"].astype(str))
+    if table is None:  # unreachable: `runs` is not empty
+        raise ValueError(f"{runs_csv} has no run to tabulate")
     columns = ["teacher", "temperature"] + [c for c, _ in COLUMNS.values() if c in table] + ["student_accuracy"]
     table = table[columns].rename(columns={"student_accuracy": "student acc"})
     table.attrs["run_ids"] = run_ids

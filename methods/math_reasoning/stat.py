@@ -168,7 +168,8 @@ class SynthesisYield:
 def consistency_filter(questions: Sequence[Problem],
                        solutions: Sequence[Sequence[str]]) -> tuple[list[tuple[str, str]], SynthesisYield]:
     """(question, solution) pairs of the questions whose teacher solutions agree (>= 2 of 3), agreeing ones only."""
-    pairs, kept, kept_correct = [], 0, 0
+    pairs: list[tuple[str, str]] = []
+    kept = kept_correct = 0
     for problem, responses in zip(questions, solutions, strict=True):
         answers = [extract_answer(r) for r in responses]
         counted = Counter(a for a in answers if a is not None)

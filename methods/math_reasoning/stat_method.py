@@ -67,7 +67,6 @@ class _Stat(TrainingSetMethod[SP]):
 class StatSel(_Stat[StatSelParams]):
     """STAT-Sel: k Skill-Map questions per (difficult question, missing skill), 3 answers each."""
 
-
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)
         for skill, weight in stat.implied_weights(inputs.pool, profile, self.params.k).items():
@@ -80,7 +79,6 @@ class StatSel(_Stat[StatSelParams]):
 class StatSyn(_Stat[StatSynParams]):
     """STAT-Syn: new questions per missing skill, solved 3 times by the teacher model at `temperature`, kept
     when >= 2 answers agree; rounds of synthesis repeat until the budget is filled (at most `max_rounds`)."""
-
 
     def select(self, inputs: TrainingInputs, ctx: RunContext) -> list[tuple[str, str]]:
         profile = self.profile(inputs, ctx)

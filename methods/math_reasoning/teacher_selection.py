@@ -166,7 +166,11 @@ def _cached_json(folder: Path, compute) -> dict:  # noqa: ANN001
     if path.is_file():
         return json.loads(path.read_text())
     record = compute()
-    publish(folder, lambda staging: (staging / "record.json").write_text(json.dumps(record) + "\n"))
+
+    def write(staging: Path) -> None:
+        (staging / "record.json").write_text(json.dumps(record) + "\n")
+
+    publish(folder, write)
     return json.loads(path.read_text())
 
 

@@ -121,7 +121,7 @@ def answer(teacher: Teacher, problems: Sequence[Problem], m: int, seed: int) -> 
     """m responses per problem, in order, reproducible from `seed`."""
     if m < 1:
         raise ValueError(f"need at least one response per problem, got m={m}")
-    if teacher.kind != "lm":
+    if teacher.model_dir is None:  # a synthetic teacher: only an LM teacher has a folder
         rng = np.random.default_rng(seed)
         return [[synthetic_response(teacher.kind, p, rng, teacher.noise) for _ in range(m)] for p in problems]
     from methods.math_reasoning import tiny_model

@@ -84,9 +84,9 @@ class MixtureOfBlocks(nn.Module):
         return (mixed, *outputs[0][1:]) if as_tuple else mixed
 
 
-def clone_blocks(model: nn.Module, experts: int, router_hidden: int, seed: int) -> Routing:
-    """Replace every decoder layer of a Llama `model` by a mixture of its clones, in place; the routers are
-    initialised from `seed`. Returns the `Routing` all layers share."""
+def clone_blocks(model: Any, experts: int, router_hidden: int, seed: int) -> Routing:
+    """Replace every decoder layer of a transformers Llama `model` by a mixture of its clones, in place; the
+    routers are initialised from `seed`. Returns the `Routing` all layers share."""
     torch.manual_seed(seed)
     routing = Routing()
     layers = model.model.layers
@@ -96,11 +96,12 @@ def clone_blocks(model: nn.Module, experts: int, router_hidden: int, seed: int) 
     return routing
 
 
-def routers(model: nn.Module) -> list[nn.Module]:
+def routers(model: Any) -> list[nn.Module]:
+    """The routers of a Llama whose blocks `clone_blocks` replaced."""
     return [layer.router for layer in model.model.layers if isinstance(layer, MixtureOfBlocks)]
 
 
-def non_router_parameters(model: nn.Module) -> list[nn.Parameter]:
+def non_router_parameters(model: Any) -> list[nn.Parameter]:
     """Every parameter but the routers' (stage 1 trains these; stage 2 freezes them)."""
     router_ids = {id(p) for router in routers(model) for p in router.parameters()}
     return [p for p in model.parameters() if id(p) not in router_ids]

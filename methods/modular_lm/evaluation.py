@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 import torch
 
@@ -17,18 +18,19 @@ BATCH = 128
 
 
 @torch.no_grad()
-def greedy_answers(model: torch.nn.Module, tokenizer: WordTokenizer, examples: Sequence[Example],
+def greedy_answers(model: Any, tokenizer: WordTokenizer, examples: Sequence[Example],
                    routing: Routing | None, condition: str, record: bool) -> list[Answer]:
-    """Greedy decoding of up to MAX_NEW_TOKENS words per prompt; prompts of one length are batched unpadded."""
+    """Greedy decoding of up to MAX_NEW_TOKENS words per prompt by a transformers Llama `model`; prompts of one
+    length are batched unpadded."""
     by_length: dict[int, list[tuple[Example, list[int]]]] = defaultdict(list)
     for example in examples:
-        ids = tokenizer.encode(example.prompt)
-        by_length[len(ids)].append((example, ids))
+        encoded = tokenizer.encode(example.prompt)
+        by_length[len(encoded)].append((example, encoded))
     found: dict[str, Answer] = {}
     for group in by_length.values():
         for start in range(0, len(group), BATCH):
             chunk = group[start:start + BATCH]
-            ids = torch.tensor([ids for _, ids in chunk])
+            ids = torch.tensor([encoded for _, encoded in chunk])
             counts = None
             generated = []
             for step in range(MAX_NEW_TOKENS):
@@ -61,7 +63,7 @@ def _counts(routing: Routing, experts: int) -> list[tuple[tuple[int, ...], ...]]
     return [tuple(tuple(layer) for layer in row) for row in stacked]
 
 
-def analysed_answers(model: torch.nn.Module, tokenizer: WordTokenizer, examples: Sequence[Example],
+def analysed_answers(model: Any, tokenizer: WordTokenizer, examples: Sequence[Example],
                      routing: Routing | None, experts: int, steer_bias: float) -> list[Answer]:
     """The full condition (with routing counts); for a mixture also each expert removed and each steered."""
     answers = greedy_answers(model, tokenizer, examples, routing, "full", record=True)

@@ -12,10 +12,10 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from rdkit import Chem, DataStructs, RDConfig, RDLogger
-from rdkit.Chem import QED, Crippen, rdFingerprintGenerator, rdMolDescriptors
+from rdkit import Chem, DataStructs, RDConfig, rdBase
+from rdkit.Chem import QED, rdFingerprintGenerator, rdMolDescriptors
 
-RDLogger.DisableLog("rdApp.*")  # a model's unparsable SMILES are counted invalid, not printed
+rdBase.DisableLog("rdApp.*")  # a model's unparsable SMILES are counted invalid, not printed
 
 FINGERPRINT_RADIUS, FINGERPRINT_BITS = 2, 2048  # Morgan r = 2, 2048 bits, as the released reward (spec)
 
@@ -58,8 +58,9 @@ def ring_penalty(mol: Chem.Mol) -> int:
 
 
 def penalised_logp(mol: Chem.Mol) -> float:
-    """logP - SA - ring penalty (Jin et al. 2018, unnormalised form)."""
-    return Crippen.MolLogP(mol) - sascorer().calculateScore(mol) - ring_penalty(mol)
+    """logP - SA - ring penalty (Jin et al. 2018, unnormalised form); logP is Wildman-Crippen's (Crippen.MolLogP)."""
+    logp, _ = rdMolDescriptors.CalcCrippenDescriptors(mol)
+    return logp - sascorer().calculateScore(mol) - ring_penalty(mol)
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,9 @@ def profile(smiles: str) -> Profile | None:
 @lru_cache(maxsize=200_000)
 def _profile(key: str) -> Profile:
     mol = Chem.MolFromSmiles(key)
-    logp, sa = Crippen.MolLogP(mol), sascorer().calculateScore(mol)
-    return Profile(key, QED.qed(mol), logp, Crippen.MolMR(mol), rdMolDescriptors.CalcTPSA(mol), sa,
+    logp, molar_refractivity = rdMolDescriptors.CalcCrippenDescriptors(mol)  # Crippen.MolLogP and MolMR at once
+    sa = sascorer().calculateScore(mol)
+    return Profile(key, QED.qed(mol), logp, molar_refractivity, rdMolDescriptors.CalcTPSA(mol), sa,
                    logp - sa - ring_penalty(mol), _generator().GetFingerprint(mol))
 
 

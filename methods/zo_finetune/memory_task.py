@@ -102,12 +102,12 @@ def measure(method: Any, inputs: MemoryInputs, ctx: RunContext) -> pd.DataFrame:
     analytic["trainable_params"] = float(breakdown.trainable_params)
     measured = None
     if inputs.model_dir is not None:
-        measured, rss_growth = _measured(method, inputs, ctx.seed)
+        measured, rss_growth = _measured(method, inputs.model_dir, inputs.steps, ctx.seed)
         ctx.record("peak_rss_growth_mb", rss_growth / 2**20, "MB", higher_is_better=False)
     return memory_table(analytic, measured)
 
 
-def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, float], float]:
+def _measured(method: Any, model_dir: Path, steps: int, seed: int) -> tuple[dict[str, float], float]:
     import psutil
     import torch
 
@@ -118,19 +118,19 @@ def _measured(method: Any, inputs: MemoryInputs, seed: int) -> tuple[dict[str, f
 
     reset_peak_rss()
     start_mb = psutil.Process().memory_info().rss / 2**20
-    base, tokenizer = load(inputs.model_dir)
+    base, tokenizer = load(model_dir)
     scorer = OptionScorer(tokenizer)
-    data = scorer.encode(measurement_examples(inputs.steps))
+    data = scorer.encode(measurement_examples(steps))
     torch.manual_seed(seed)
     model = method.prepare(base)
     optimizer = None
     if method.trains:
         adaptation = method.adapt(model, scorer, data, method.params.learning_rates[0], seed)
-        for step in range(inputs.steps):
+        for step in range(steps):
             adaptation.step([step])  # batch 1, as Fig. 1
         optimizer = adaptation.optimizer
     else:
-        for _ in range(inputs.steps):
+        for _ in range(steps):
             scorer.predict(model, data, batch_size=1)
     measured = {k: float(v) for k, v in tensor_bytes(model, optimizer).items()}
     measured["total"] = sum(measured.values())

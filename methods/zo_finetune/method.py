@@ -23,6 +23,7 @@ import torch
 from harness import Method, MethodParams
 from harness.context import RunContext
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
+from methods.zo_finetune.params import TrainingParams
 from methods.zo_finetune.prompts import PromptExample
 from methods.zo_finetune.tiny_model import load
 from methods.zo_finetune.training import TrainingTrace, finetune, restore_best
@@ -125,8 +126,10 @@ class FineTuningMethod(Method[P]):
             predictions = scorer.predict(model, test)
             return record(ctx, FineTuneOutput(predictions, final_accuracy=percent_correct(predictions, test),
                                               tensor_bytes=tensor_bytes(model)))
-        best: tuple[float, FineTuneOutput] | None = None
         p = self.params
+        if not isinstance(p, TrainingParams):
+            raise TypeError(f"{type(self).__name__} trains, so its parameters must derive from TrainingParams")
+        best: tuple[float, FineTuneOutput] | None = None
         for rate in p.learning_rates:
             torch.manual_seed(ctx.seed)
             model = self.prepare(copy.deepcopy(base))
@@ -142,6 +145,8 @@ class FineTuningMethod(Method[P]):
                                         sum(t.numel() for t in adaptation.trainable),
                                         tensor_bytes(model, adaptation.optimizer))
                 best = (trace.best_dev_accuracy, output)
+        if best is None:
+            raise ValueError("no learning rate to train with")
         return record(ctx, best[1])
 
 
@@ -157,7 +162,7 @@ def record(ctx: RunContext, output: FineTuneOutput) -> FineTuneOutput:
     if output.final_accuracy is not None:  # a zero-shot row's weights are its final ones
         ctx.record("final_accuracy", output.final_accuracy, "%", higher_is_better=True)
     trace = output.trace
-    if trace is None:
+    if trace is None or output.learning_rate is None:  # a zero-shot row: nothing trained
         return output
     ctx.record("trainable_params", output.trainable_params)
     ctx.record("learning_rate", output.learning_rate)

@@ -67,8 +67,9 @@ class SeededPerturbation:
                     continue
                 quantum = 2.0 ** (math.ceil(math.log2(bound)) - _FRACTION_BITS)
                 grid = torch.round(param / quantum)
-                if self.floors[i] is not None:  # the floor, rounded up onto the grid, still holds
-                    grid.clamp_(min=math.ceil(self.floors[i] / quantum))
+                floor = self.floors[i]
+                if floor is not None:  # the floor, rounded up onto the grid, still holds
+                    grid.clamp_(min=math.ceil(floor / quantum))
                 param.copy_(grid.mul_(quantum))
                 self._quanta[i] = quantum
 

@@ -29,6 +29,10 @@ class QuantLinear(nn.Module):
     codes, zero-points and bias are buffers, frozen as in the paper.
     """
 
+    qweight: torch.Tensor  # buffers, registered in __init__
+    qzeros: torch.Tensor
+    bias: torch.Tensor | None
+
     def __init__(self, in_features: int, out_features: int, bits: int, group_size: int,
                  scales: torch.Tensor, qweight: torch.Tensor, qzeros: torch.Tensor,
                  bias: torch.Tensor | None, backend: str = "auto") -> None:
@@ -62,8 +66,8 @@ class QuantLinear(nn.Module):
         return f"in={self.in_features}, out={self.out_features}, bits={self.bits}, group_size={self.group_size}"
 
 
-def check_quantizable(name: str, linear: nn.Module, bits: int, group_size: int) -> None:
-    """`ValueError` naming the layer when it cannot be quantized as asked."""
+def check_quantizable(name: str, linear: nn.Module, bits: int, group_size: int) -> nn.Linear:
+    """`linear` as the Linear it must be, or a `ValueError` naming the layer when it cannot be quantized as asked."""
     if bits not in SUPPORTED_BITS:
         raise ValueError(f"bits must be one of {SUPPORTED_BITS}, got {bits!r}")
     if not isinstance(linear, nn.Linear):
@@ -75,6 +79,7 @@ def check_quantizable(name: str, linear: nn.Module, bits: int, group_size: int) 
     if (linear.in_features * bits) % 32 or (linear.out_features * bits) % 32:
         raise ValueError(f"layer '{name}' is {linear.in_features}x{linear.out_features}; {bits}-bit packing needs "
                          f"both multiples of {32 // bits}")
+    return linear
 
 
 def _largest_divisor(n: int, at_most: int) -> int:
@@ -103,13 +108,15 @@ def quantize_model(model: nn.Module, bits: int = 4, group_size: int | None = 128
     layers = list(quantizable_layers(model, skip))
     if not layers:
         raise ValueError(f"{type(model).__name__} has no linear layers to quantize (besides {', '.join(skip)})")
+    linears: list[tuple[str, nn.Linear]] = []
     for name, layer in layers:
-        check_quantizable(name, layer, bits, group_size or getattr(layer, "in_features", 0))
-    for name, layer in layers:
+        in_features: int = getattr(layer, "in_features", 0)  # the one group per channel of group_size=None
+        linears.append((name, check_quantizable(name, layer, bits, group_size or in_features)))
+    for name, linear in linears:
         parent_name, _, child = name.rpartition(".")
         parent = model.get_submodule(parent_name) if parent_name else model
-        quantized = QuantLinear.from_linear(layer, bits, group_size or layer.in_features, scales_dtype, name)
-        setattr(parent, child, quantized.to(layer.weight.device))
+        quantized = QuantLinear.from_linear(linear, bits, group_size or linear.in_features, scales_dtype, name)
+        setattr(parent, child, quantized.to(linear.weight.device))
     return model
 
 

@@ -26,7 +26,6 @@ class QZO(FineTuningMethod[QZOParams]):
 
     memory_method = "qzo"
 
-
     def prepare(self, model: torch.nn.Module) -> torch.nn.Module:
         p = self.params
         return quantize_model(model, p.bits, p.group_size, SCALE_DTYPES[p.scales_dtype])

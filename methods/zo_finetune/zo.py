@@ -44,7 +44,7 @@ class ZerothOrderOptimizer:
         self.learning_rate, self.clip, self.weight_decay = learning_rate, clip, weight_decay
         self._seeds = np.random.default_rng(seed)
 
-    def step(self, loss: Callable[[], float]) -> ZOStep:
+    def step(self, loss: Callable[[], float | torch.Tensor]) -> ZOStep:
         """One two-point step; `loss()` evaluates the current mini-batch at the current parameters."""
         seed = int(self._seeds.integers(SEED_RANGE))
         eps = self.perturbation.eps
