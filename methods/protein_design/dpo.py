@@ -9,16 +9,20 @@ larger log-ratio gap before its loss flattens; gamma = 0 is plain DPO (Rafailov 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import torch
 
-def dpo_loss(policy_w: "object", policy_l: "object", ref_w: "object", ref_l: "object", beta: float,
-             margin: "object") -> "object":
+
+def dpo_loss(policy_w: torch.Tensor, policy_l: torch.Tensor, ref_w: torch.Tensor, ref_l: torch.Tensor, beta: float,
+             margin: torch.Tensor) -> torch.Tensor:
     """Mean DPO loss over pairs; all arguments (n,) torch tensors of sequence log-probabilities (margin too)."""
     import torch.nn.functional as F
 
-    logits = beta * ((policy_w - ref_w) - (policy_l - ref_l)) - margin  # type: ignore[operator]
+    logits = beta * ((policy_w - ref_w) - (policy_l - ref_l)) - margin
     return -F.logsigmoid(logits).mean()
 
 

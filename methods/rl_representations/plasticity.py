@@ -12,6 +12,8 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from torch import nn
 
+from methods.rl_representations.policies import represented_policy
+
 
 class PeriodicCallback(BaseCallback):
     """Calls `apply` once every `every` environment steps."""
@@ -36,7 +38,7 @@ class ResetOutputLayers(PeriodicCallback):
     """Re-initialises the policy's output layers (actor heads and Q / value heads)."""
 
     def apply(self) -> None:
-        for layer in self.model.policy.output_layers():
+        for layer in represented_policy(self.model.policy).output_layers():
             layer.reset_parameters()
 
 
@@ -56,5 +58,5 @@ class ShrinkAndPerturb(PeriodicCallback):
         self.alpha = alpha
 
     def apply(self) -> None:
-        for network in self.model.policy.trained_networks():
+        for network in represented_policy(self.model.policy).trained_networks():
             shrink_and_perturb(network, self.alpha)

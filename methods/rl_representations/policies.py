@@ -6,7 +6,8 @@ the plasticity callbacks need: the penultimate features of its actor and critic,
 networks that train."""
 from __future__ import annotations
 
-from typing import Any
+from abc import abstractmethod
+from typing import Any, TypeVar
 
 import torch
 from stable_baselines3.common.policies import ActorCriticPolicy, ContinuousCritic
@@ -20,6 +21,7 @@ from methods.rl_representations.representations import RepresentationSpec, repre
 
 
 PLAIN = RepresentationSpec()
+M = TypeVar("M", bound=nn.Module)
 
 
 class Represented:
@@ -28,6 +30,32 @@ class Represented:
     def __init__(self, *args: Any, representation: RepresentationSpec = PLAIN, **kwargs: Any) -> None:
         self.representation = representation
         super().__init__(*args, **kwargs)
+
+    @abstractmethod
+    def penultimate_features(self, obs: torch.Tensor) -> dict[str, torch.Tensor]:
+        """The actor's and the critic's inputs to their output layers, keyed "actor" and "critic"."""
+
+    @abstractmethod
+    def output_layers(self) -> list[nn.Linear]:
+        """The actor heads and the Q / value heads."""
+
+    @abstractmethod
+    def trained_networks(self) -> list[nn.Module]:
+        """The networks the optimisers train (target networks excluded)."""
+
+
+def represented_policy(policy: object) -> Represented:
+    """An agent's policy as one of these (SB3 types `model.policy` as its base policy)."""
+    if not isinstance(policy, Represented):
+        raise TypeError(f"expected a represented policy, got {type(policy).__name__}")
+    return policy
+
+
+def built(kind: type[M], module: object) -> M:
+    """`module` as the `kind` SB3 builds there: its attributes are typed as any module (or the gSDE Parameter)."""
+    if not isinstance(module, kind):
+        raise TypeError(f"expected SB3 to have built a {kind.__name__}, got {type(module).__name__}")
+    return module
 
 
 class RepresentedPPOPolicy(Represented, ActorCriticPolicy):
@@ -49,7 +77,7 @@ class RepresentedPPOPolicy(Represented, ActorCriticPolicy):
                 "critic": self.mlp_extractor.forward_critic(vf_features)}
 
     def output_layers(self) -> list[nn.Linear]:
-        return [self.action_net, self.value_net]
+        return [built(nn.Linear, self.action_net), self.value_net]
 
     def trained_networks(self) -> list[nn.Module]:
         return [self]
@@ -59,7 +87,7 @@ def _represented_critic(critic: ContinuousCritic, spec: RepresentationSpec) -> C
     """Each Q-network of `critic` with the representation (the target critic gets the same structure)."""
     if spec.applies_to("critic"):
         for index, q_net in enumerate(critic.q_networks):
-            new, _ = represented(q_net, spec, has_output=True)
+            new, _ = represented(built(nn.Sequential, q_net), spec, has_output=True)
             setattr(critic, f"qf{index}", new)
             critic.q_networks[index] = new
     return critic
@@ -68,7 +96,11 @@ def _represented_critic(critic: ContinuousCritic, spec: RepresentationSpec) -> C
 def _critic_features(critic: ContinuousCritic, obs: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
     """The first Q-network's input to its output layer."""
     features = critic.extract_features(obs, critic.features_extractor)
-    return critic.q_networks[0][:-1](torch.cat([features, actions], dim=1))
+    return built(nn.Sequential, critic.q_networks[0])[:-1](torch.cat([features, actions], dim=1))
+
+
+def _q_output_layers(critic: ContinuousCritic) -> list[nn.Linear]:
+    return [built(nn.Linear, built(nn.Sequential, q_net)[-1]) for q_net in critic.q_networks]
 
 
 class RepresentedSACPolicy(Represented, SACPolicy):
@@ -80,8 +112,9 @@ class RepresentedSACPolicy(Represented, SACPolicy):
             if actor.use_sde:
                 raise ValueError("a represented SAC actor supports the plain Gaussian policy, not gSDE")
             actor.latent_pi, width = represented(actor.latent_pi, self.representation, has_output=False)
-            actor.mu = nn.Linear(width, actor.mu.out_features)
-            actor.log_std = nn.Linear(width, actor.log_std.out_features)
+            actor.mu = nn.Linear(width, built(nn.Linear, actor.mu).out_features)
+            # SB3 types log_std as gSDE's Parameter; without gSDE it builds this Linear (and ignores the same error)
+            actor.log_std = nn.Linear(width, built(nn.Linear, actor.log_std).out_features)  # type: ignore[assignment]
         return actor
 
     def make_critic(self, features_extractor: Any = None) -> ContinuousCritic:
@@ -93,7 +126,7 @@ class RepresentedSACPolicy(Represented, SACPolicy):
         return {"actor": latent, "critic": _critic_features(self.critic, obs, actions)}
 
     def output_layers(self) -> list[nn.Linear]:
-        return [self.actor.mu, self.actor.log_std, *(q_net[-1] for q_net in self.critic.q_networks)]
+        return [built(nn.Linear, self.actor.mu), built(nn.Linear, self.actor.log_std), *_q_output_layers(self.critic)]
 
     def trained_networks(self) -> list[nn.Module]:
         return [self.actor, self.critic]
@@ -116,7 +149,7 @@ class RepresentedTD3Policy(Represented, TD3Policy):
         return {"actor": self.actor.mu[:-2](features), "critic": _critic_features(self.critic, obs, self.actor(obs))}
 
     def output_layers(self) -> list[nn.Linear]:
-        return [self.actor.mu[-2], *(q_net[-1] for q_net in self.critic.q_networks)]
+        return [built(nn.Linear, self.actor.mu[-2]), *_q_output_layers(self.critic)]
 
     def trained_networks(self) -> list[nn.Module]:
         return [self.actor, self.critic]

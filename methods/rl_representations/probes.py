@@ -13,6 +13,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from methods.rl_representations.checkpoints import RETURN_WINDOW, Checkpoints
 from methods.rl_representations.diagnostics import dormant_ratio, srank
+from methods.rl_representations.policies import represented_policy
 
 
 class TrainingProbe(BaseCallback):
@@ -34,13 +35,14 @@ class TrainingProbe(BaseCallback):
         return True
 
     def checkpoint(self) -> None:
-        episodes = [info["r"] for info in self.model.ep_info_buffer][-RETURN_WINDOW:]
+        episodes = [info["r"] for info in self.model.ep_info_buffer or ()][-RETURN_WINDOW:]
         score = float(np.mean(episodes)) if episodes else self.running
         policy = self.model.policy
         was_training = policy.training
         policy.set_training_mode(False)
         with torch.no_grad():
-            features = policy.penultimate_features(torch.as_tensor(np.stack(self.recent), device=policy.device))
+            recent = torch.as_tensor(np.stack(self.recent), device=policy.device)
+            features = represented_policy(policy).penultimate_features(recent)
         policy.set_training_mode(was_training)
         row = {"step": self.num_timesteps, "return": score, "seconds": time.perf_counter() - self.started}
         for network, values in features.items():

@@ -44,14 +44,14 @@ def represented(mlp: nn.Sequential, spec: RepresentationSpec, has_output: bool) 
     it is rebuilt to read the new penultimate width.
     """
     modules = list(mlp)
-    linears = [i for i, module in enumerate(modules) if isinstance(module, nn.Linear)]
+    linears = _linears(modules)
     hidden = linears[:-1] if has_output else linears
     if not hidden:
         raise ValueError("a representation needs at least one hidden layer (net_arch is empty)")
-    last = hidden[-1]
-    width = modules[last].out_features
+    last, penultimate = hidden[-1]
+    width = penultimate.out_features
     if spec.kind in ("sem", "layernorm"):
-        in_features, width = modules[last].in_features, spec.groups * spec.group_size
+        in_features, width = penultimate.in_features, spec.groups * spec.group_size
         if spec.kind == "sem":
             replacement: list[nn.Module] = [SimNormLinear(in_features, spec.groups, spec.group_size, spec.temperature)]
         else:
@@ -60,9 +60,14 @@ def represented(mlp: nn.Sequential, spec: RepresentationSpec, has_output: bool) 
     elif spec.kind == "spectral_norm":
         modules[last] = spectral_norm(modules[last])
     elif spec.kind == "dropout":
-        for index in reversed(hidden):
+        for index, _ in reversed(hidden):
             modules.insert(index + 2, nn.Dropout(spec.dropout))
     if has_output:
-        position = max(i for i, module in enumerate(modules) if isinstance(module, nn.Linear))
-        modules[position] = nn.Linear(width, modules[position].out_features)
+        position, output = _linears(modules)[-1]
+        modules[position] = nn.Linear(width, output.out_features)
     return nn.Sequential(*modules), width
+
+
+def _linears(modules: list[nn.Module]) -> list[tuple[int, nn.Linear]]:
+    """The Linear layers of `modules`, with their positions."""
+    return [(i, module) for i, module in enumerate(modules) if isinstance(module, nn.Linear)]

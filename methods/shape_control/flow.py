@@ -48,6 +48,10 @@ def network(config: FlowConfig) -> Any:
     voxels = config.resolution ** 3
 
     class LatentFlow(nn.Module):
+        mean: torch.Tensor  # buffers, registered in __init__
+        basis: torch.Tensor
+        scale: torch.Tensor
+
         def __init__(self) -> None:
             super().__init__()
             self.register_buffer("mean", torch.zeros(voxels))

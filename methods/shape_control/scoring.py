@@ -40,9 +40,12 @@ def scored_shapes(truth: ShapeTruth, predictions: pd.DataFrame) -> ScoredShapes:
     for i, (name, occupancy, points_text) in enumerate(zip(rows["shape"], rows["occupancy"], rows["points"],
                                                            strict=True)):
         grid = decode_grid(occupancy, resolution) if occupancy else None
-        if grid is None and not points_text:
+        if points_text:
+            points = decode_points(points_text)
+        elif grid is not None:
+            points = surface_points(grid, name)
+        else:
             raise ValueError(f"shape '{name}' has neither occupancy nor points")
-        points = decode_points(points_text) if points_text else surface_points(grid, name)
         chamfer[i] = chamfer_l2(points, truth.points[name])
         score[i] = fscore(points, truth.points[name])
         if grid is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 import torch
@@ -24,12 +24,16 @@ from methods.sparse_attention.neutral import NeutralSpec, neutral_cases
 from methods.sparse_attention.problem import AttentionCase
 from methods.sparse_attention.synthetic import PatternSpec, structured_cases
 
-Spec = TypeVar("Spec")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Spec = TypeVar("Spec", bound="DataclassInstance")
 _CAPTURE_HINT = "A capture file is an .npz holding q [P, L, Hq, N, d], k and v [P, L, Hkv, N, d]."
 
 
 class AttentionData(Protocol):
-    source: str
+    @property
+    def source(self) -> str: ...
 
     def cases(self, seed: int) -> list[AttentionCase]: ...
 
@@ -61,9 +65,9 @@ class CapturedAttention:
                 for i, layer in enumerate(self.layers)]
 
 
-def _generator_spec(spec_type: Callable[..., Spec], args: dict[str, Any]) -> Spec:
+def _generator_spec(spec_type: type[Spec], args: dict[str, Any]) -> Spec:
     """A generator's spec from a suite's `args`: unknown names and invalid values are `DataError`s."""
-    known = {f.name: f for f in fields(spec_type)}  # type: ignore[arg-type]
+    known = {f.name: f for f in fields(spec_type)}
     unknown = sorted(set(args) - set(known))
     if unknown:
         raise DataError(f"unknown argument {unknown[0]!r}", field=f"args.{unknown[0]}",

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from numpy.typing import DTypeLike
 from transformers import AttentionInterface
 from transformers.integrations.sdpa_attention import sdpa_attention_forward
 from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
@@ -144,7 +145,7 @@ def sparse_prefill(model: Any, method: BlockSparseMethod, block_size: int) -> It
 
 
 def capture_qkv(model: Any, input_ids: torch.Tensor, layers: Sequence[int] | None = None,
-                dtype: np.dtype = np.float32) -> dict[str, np.ndarray]:
+                dtype: DTypeLike = np.float32) -> dict[str, np.ndarray]:
     """The post-RoPE Q [L, Hq, N, d] and K, V [L, Hkv, N, d] of one prefill of `input_ids` ([N] or [1, N]),
     with `layers` [L] (default every layer): one prompt of a capture file (`data.load_captured` stacks P)."""
     ids = input_ids.reshape(1, -1).to(model.device)
@@ -155,9 +156,9 @@ def capture_qkv(model: Any, input_ids: torch.Tensor, layers: Sequence[int] | Non
         raise ValueError(f"layer(s) {outside} do not exist; the model has {count} (0 to {count - 1})")
     captured: dict[int, tuple[np.ndarray, ...]] = {}
 
-    def capture(module: torch.nn.Module, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+    def capture(module: Any, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                 attention_mask: torch.Tensor | None, **kwargs: Any) -> tuple[torch.Tensor, None]:
-        if module.layer_idx in wanted:
+        if module.layer_idx in wanted:  # transformers' attention modules carry their layer's index
             captured[module.layer_idx] = tuple(t[0].detach().float().cpu().numpy().astype(dtype)
                                                for t in (query, key, value))
         return sdpa_attention_forward(module, query, key, value, attention_mask, **kwargs)

@@ -6,6 +6,7 @@ sizes each head's budget from its last query block's. The probe is computed once
 from __future__ import annotations
 
 import math
+from typing import Literal, overload
 
 import torch
 
@@ -25,6 +26,16 @@ def diagonal_sums(probs: torch.Tensor) -> torch.Tensor:
     per = n * (length + n)
     shifted = rows.as_strided((rows.shape[0], n, length), (per, length + n - 1, 1), storage_offset=n - 1)
     return shifted.sum(-2).reshape(*lead, length)
+
+
+@overload
+def last_query_scores(case: AttentionCase, n_last: int, diagonals: Literal[True] = ...
+                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]: ...
+
+
+@overload
+def last_query_scores(case: AttentionCase, n_last: int, diagonals: Literal[False]
+                      ) -> tuple[torch.Tensor, None, torch.Tensor]: ...
 
 
 def last_query_scores(case: AttentionCase, n_last: int, diagonals: bool = True

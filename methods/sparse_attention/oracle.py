@@ -14,7 +14,6 @@ class OracleTopK(BlockSparseMethod[OracleParams]):
     Its estimation is exact attention itself, so its cost (QK^T over every causal pair) is recorded as such.
     """
 
-
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         n = case.seq_len
         flops = 2.0 * case.q_heads * case.head_dim * n * (n + 1) / 2

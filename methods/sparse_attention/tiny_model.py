@@ -227,7 +227,8 @@ def train(config: TrainingConfig, seed: int, tokenizer) -> tuple:
     rng = random.Random(f"train:{seed}")
     model = build_model(config, tokenizer)
     model.train()
-    step, losses = 0, {}
+    step = 0
+    losses: dict[str, list[float]] = {}
     for stage, (length, size, steps) in enumerate(config.stages):
         optimizer = torch.optim.AdamW(model.parameters(), weight_decay=config.weight_decay, betas=(0.9, 0.98))
         turns = ([*config.tasks, *["repeated_tokens"] * config.repeated_tokens_turns] if stage

@@ -70,7 +70,9 @@ def _tiles(puzzle: Puzzle) -> np.ndarray:
 
 def training_examples(train: list[Puzzle]) -> Examples:
     """Labelled examples from training puzzles (their truth is the label)."""
-    xs, cs, ys = [], [], []
+    xs: list[np.ndarray] = []
+    cs: list[np.ndarray] = []
+    ys: list[np.ndarray | list[int]] = []  # labels: one per example, or one per tile of a jigsaw
     for puzzle in train:
         if puzzle.kind in ("search", "chart"):
             xs.append(resized(puzzle.image)[None])

@@ -47,4 +47,4 @@ def generated(task: str, difficulty: str, count: int = 50, answers_path: str | P
                         field="args.difficulty")
     count = whole_number(count, "args.count")
     recorded = None if answers_path is None else read_answers(Path(answers_path), task, difficulty, count)
-    return PuzzleSource(cast(TaskKind, task), cast(Difficulty, difficulty), count, recorded)
+    return PuzzleSource(task, difficulty, count, recorded)

@@ -50,7 +50,9 @@ def local_model(folder: Path, max_new_tokens: int, device: str) -> Generate:
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
     processor = AutoProcessor.from_pretrained(folder, local_files_only=True)
-    model = AutoModelForImageTextToText.from_pretrained(folder, local_files_only=True).to(device).eval()
+    model = AutoModelForImageTextToText.from_pretrained(folder, local_files_only=True)
+    # transformers declares `to` through @wraps(nn.Module.to), whose stub takes the model as the first argument
+    model = model.to(device).eval()  # type: ignore[arg-type]
 
     def generate(image: Path, prompt: str, sample: bool) -> tuple[str, float]:
         messages = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": prompt}]}]

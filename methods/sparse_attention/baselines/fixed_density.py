@@ -21,7 +21,6 @@ class FixedDensity(BlockSparseMethod[FixedDensityParams]):
     Random draws come from torch's global generator, which the harness seeds per run.
     """
 
-
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         nb = num_blocks(case.seq_len, block_size)
         scores = force_blocks(torch.rand(case.q_heads, nb, nb), sink=True, diagonal=True)

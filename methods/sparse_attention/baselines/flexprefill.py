@@ -77,7 +77,6 @@ class HeadStatistics:
 class FlexPrefill(BlockSparseMethod[FlexPrefillParams]):
     """FlexPrefill's per-head choice between a query-aware block pattern and a vertical-slash one."""
 
-
     def head_statistics(self, case: AttentionCase, block_size: int) -> HeadStatistics:
         """Steps 1-2: the last B queries' vertical and slash scores and each head's pattern."""
         n_last = min(block_size, case.seq_len)

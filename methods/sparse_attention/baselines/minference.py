@@ -76,7 +76,6 @@ def vertical_slash_block_mask(columns: torch.Tensor, distances: torch.Tensor, se
 class MInference(BlockSparseMethod[MInferenceParams]):
     """MInference's vertical-slash estimation (every head VS), as a block covering."""
 
-
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the last queries' QK^T, 2 * Hq * n_last * N * d; the softmax and the sums are not counted."""
         n = case.seq_len

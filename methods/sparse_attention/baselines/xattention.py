@@ -84,7 +84,6 @@ def threshold_blocks(scores: torch.Tensor, first: int, threshold: float) -> torc
 class XAttention(BlockSparseMethod[XAttentionParams]):
     """XAttention's antidiagonal block scoring with a cumulative threshold per query block row."""
 
-
     def estimate(self, case: AttentionCase, block_size: int) -> Estimate:
         """FLOPs: the strided QK^T, 2 (S d) per strided (query, key) pair computed; each chunk computes its
         rows against every key tile up to its last block, masked ones included. Softmax and sums not counted."""
