@@ -141,9 +141,9 @@ def _check_method(entry: Entry, obj: Any) -> str | None:
 
 
 def _check_metric(entry: Entry, obj: Any) -> str | None:
-    from harness.contracts import Metric
-
-    return None if isinstance(obj, Metric) else f"is {_shown(obj)}, not a harness.contracts.Metric"
+    """A `Metric` instance; the class is named, like the other checks' bases: the contracts sit above the registry."""
+    return None if isinstance(obj, load_target("harness.contracts:Metric")) else \
+        f"is {_shown(obj)}, not a harness.contracts.Metric"
 
 
 def _check_loader(entry: Entry, obj: Any) -> str | None:

@@ -21,7 +21,7 @@ import yaml
 
 from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import git_show, side_kind
-from harness.reporting.claims import SUPPORTED
+from harness.reporting.claim_sides import SUPPORTED
 from harness.reporting.load import load_report
 from harness.reporting.model import ClaimResult, ReportData
 

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING
 
 from harness.aggregates import LOWER_IS_BETTER, TITLES, Estimate, difference_estimate, improvement_estimate
 from harness.reporting.aggregates import interval_text, method_rng, task_scores
-from harness.reporting.claims import (CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE,
-                                      Unmeasurable, representative, variants)
+from harness.reporting.claim_sides import (CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE,
+                                           Unmeasurable, representative, variants)
+from harness.reporting.model import ClaimResult
 
 if TYPE_CHECKING:
-    from harness.reporting.model import ClaimResult, ReportData
+    from harness.reporting.model import ReportData
     from harness.suite import ClaimCheck
 
 POI = "probability_of_improvement"
@@ -38,8 +39,6 @@ class Comparison:
 
 
 def check_aggregate_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimResult":
-    from harness.reporting.model import ClaimResult
-
     try:
         side, rivals = _sides(data, check)
         comparisons = [_compare(data, check, side, rival) for rival in rivals]

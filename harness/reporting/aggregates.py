@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from harness.aggregates import LOWER_IS_BETTER, TITLES, Estimate, aggregate_estimates, improvement_estimate
-from harness.reporting.claims import Unmeasurable, variants
+from harness.reporting.claim_sides import Unmeasurable, variants
 from harness.reporting.model import ReportData
 from harness.suite import Aggregates
 

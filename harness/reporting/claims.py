@@ -29,13 +29,15 @@ import numpy as np
 
 from harness.stats import ALPHA, holm, minimum_detectable_effect, paired_test, smallest_wilcoxon_p
 
+from harness.reporting.aggregate_claims import check_aggregate_claim
+from harness.reporting.claim_sides import (CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE,
+                                           Unmeasurable, observed, representative, variants)
+from harness.reporting.model import ClaimResult
+
 if TYPE_CHECKING:
-    from harness.reporting.model import Cell, ClaimResult, MetricInfo, ReportData
+    from harness.reporting.model import Cell, MetricInfo, ReportData
     from harness.suite import ClaimCheck
 
-SUPPORTED, CONTRADICTED = "supported", "contradicted"
-NOT_SIGNIFICANT, UNDECIDABLE, NOT_MEASURABLE = "not significant", "undecidable at this n", "not measurable here"
-VERDICTS = (SUPPORTED, CONTRADICTED, NOT_SIGNIFICANT, UNDECIDABLE, NOT_MEASURABLE)
 TEST_NOTE = (f"one-sided exact Wilcoxon signed-rank test over seeds per dataset (zero differences dropped), "
              f"Holm-corrected over the claim's datasets, alpha {ALPHA}; deterministic metrics are compared exactly")
 
@@ -65,24 +67,16 @@ class Pairs:
     b_failed: int = 0
 
 
-class Unmeasurable(Exception):
-    """Nothing measured can decide the claim; the message says what is missing."""
-
-
 def check_claims(data: "ReportData") -> list["ClaimResult"]:
     return [check_claim(data, claim.text, claim.check) for claim in data.suite.claims]
 
 
 def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimResult":
-    from harness.reporting.model import ClaimResult
-
     info = data.metrics.get(check.metric)
     if info is None or info.higher_is_better is None:
         reason = "was not measured" if info is None else "has no direction to compare"
         return ClaimResult(text, NOT_MEASURABLE, f"metric '{check.metric}' {reason}", ())
     if check.aggregate is not None:
-        from harness.reporting.aggregate_claims import check_aggregate_claim
-
         return check_aggregate_claim(data, text, check)
     datasets = [d for d in ([check.dataset] if check.dataset else data.datasets) if _runs_on(data, check, d)]
     if not datasets:
@@ -104,12 +98,6 @@ def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
     return all(cells) and any(observed(c) for side in cells for c in side)
 
 
-def observed(cell: "Cell | None") -> bool:
-    """Whether a cell has an outcome a claim can use: a value (a never-reached curve's infinity included; NaN is
-    'does not apply') or a failed run."""
-    return cell is not None and (any(not math.isnan(v) for v in cell.values) or bool(cell.failed_seeds))
-
-
 def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) -> Pairs:
     if check.best is not None:
         return _best_pairs(data, check, dataset, higher)
@@ -120,32 +108,6 @@ def _pairs(data: "ReportData", check: "ClaimCheck", dataset: str, higher: bool) 
     a = representative(data, better, dataset, check.metric, check.select_by)
     b = representative(data, than, dataset, check.metric, check.select_by)
     return _seed_pairs(data, a, b, dataset, check.metric, higher)
-
-
-def variants(data: "ReportData", method: str) -> list[str]:
-    """A suite method name stands for all its grid variants; a variant label for itself."""
-    return [m for m in data.methods if m == method or m.startswith(method + "[")]
-
-
-def representative(data: "ReportData", method: str, dataset: str, metric: str, select_by: str | None) -> str:
-    """The one variant of `method` a claim compares on `dataset`; never chosen on the claim's metric."""
-    measured = [v for v in variants(data, method) if observed(data.cell(v, dataset, metric))]
-    if not measured:
-        raise Unmeasurable(f"no runs of '{method}' on '{dataset}'")
-    if len(measured) == 1:
-        return measured[0]
-    selector = data.metrics.get(select_by) if select_by else None
-    if selector is None or selector.higher_is_better is None:
-        why = (f"'select_by: {select_by}' has no recorded direction or was not recorded" if select_by
-               else "name one variant or declare 'select_by' (a validation figure)")
-        raise Unmeasurable(f"'{method}' has {len(measured)} measured variants on '{dataset}': {why}")
-    sign = 1 if selector.higher_is_better else -1
-    assert select_by is not None  # a selector was found under it
-    scored = [(sign * c.stats.mean, v) for v in measured
-              if (c := data.cell(v, dataset, select_by)) and c.stats.n > 0 and math.isfinite(c.stats.mean)]
-    if not scored:
-        raise Unmeasurable(f"no variant of '{method}' recorded '{select_by}' on '{dataset}'")
-    return max(scored)[1]
 
 
 def _seed_pairs(data: "ReportData", a: str, b: str, dataset: str, metric: str, higher: bool) -> Pairs:

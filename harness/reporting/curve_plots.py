@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from harness.curves import Curve  # noqa: E402
+from harness.reporting.colors import method_colors  # noqa: E402
 from harness.reporting.curve_bands import curve_panels, seed_band  # noqa: E402
 from harness.reporting.model import MetricInfo, ReportData  # noqa: E402
 
@@ -19,8 +20,6 @@ def curve_figure_name(curve: str, dataset: str) -> str:
 
 def curve_figures(data: ReportData) -> dict[str, Figure]:
     """Every recorded curve's plot, per dataset, methods in the report's order and colours."""
-    from harness.reporting.plots import method_colors
-
     colors = method_colors(data.methods)
     panels = curve_panels(data.records, data.curves)
     return {curve_figure_name(curve, dataset): _figure(curve, dataset, by_method, data, colors)

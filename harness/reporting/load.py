@@ -10,7 +10,8 @@ from harness.curves import CURVES_FILE, Curve, curves_of_export, read_curves
 from harness.dataset_files import data_root
 from harness.errors import HarnessError
 from harness.planner import plan
-from harness.reporting.model import ReportData, build_report
+from harness.reporting.build import build_report
+from harness.reporting.model import ReportData
 from harness.results import records_of_export
 from harness.run_folders import stored_file
 from harness.store import Store, as_planned

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import LogFormatter  # noqa: E402
 
 from harness.aggregates import LOWER_IS_BETTER, TITLES  # noqa: E402
+from harness.reporting.colors import method_colors  # noqa: E402
 from harness.reporting.model import Cell, ReportData  # noqa: E402
 
 
@@ -40,13 +41,6 @@ def _mean_and_error(cell: Cell | None) -> tuple[float, float]:
     if cell is None or cell.stats.n == 0:
         return math.nan, math.nan
     return cell.stats.mean, cell.stats.ci95 if cell.stats.n > 1 else math.nan
-
-
-def method_colors(methods: tuple[str, ...]) -> dict[str, Any]:
-    """One distinct colour per method, the same in every plot: tab10, or tab20 past ten methods."""
-    colormap = plt.get_cmap("tab10" if len(methods) <= 10 else "tab20")
-    palette = [colormap(i) for i in range(colormap.N)]
-    return {method: palette[i % len(palette)] for i, method in enumerate(methods)}
 
 
 def bar_chart(data: ReportData, metric: str) -> Figure:

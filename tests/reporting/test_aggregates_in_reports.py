@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from harness.reporting.aggregates import aggregate_report, task_scores
-from harness.reporting.claims import CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE, check_claim
+from harness.reporting.claim_sides import CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE
+from harness.reporting.claims import check_claim
 from harness.reporting.latex import render_latex
 from harness.reporting.load import load_report
 from harness.reporting.markdown import render_markdown

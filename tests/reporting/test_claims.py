@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from harness.reporting.claims import (CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE,
-                                      check_claim)
+from harness.reporting.claim_sides import CONTRADICTED, NOT_MEASURABLE, NOT_SIGNIFICANT, SUPPORTED, UNDECIDABLE
+from harness.reporting.claims import check_claim
 from harness.reporting.model import Cell, MetricInfo
 from harness.stats import summarize
 from harness.suite import ClaimCheck

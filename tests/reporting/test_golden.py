@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 @pytest.fixture
 def fixed_report(tmp_path, monkeypatch):
-    monkeypatch.setattr("harness.reporting.model.git_state", lambda: ("fedcba9876543210", False))
+    monkeypatch.setattr("harness.reporting.build.git_state", lambda: ("fedcba9876543210", False))
     suite, store = write_fixed_store(tmp_path)
     return load_report(suite, store, root=tmp_path)
 
