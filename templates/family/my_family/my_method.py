@@ -15,12 +15,10 @@ from methods.my_family.params import MyMethodParams
 from methods.my_family.task import ScoringInputs
 
 
-class MyMethod(Method):
+# `Method[MyMethodParams]` names the parameter model once: the harness builds MyMethod(**params), which validates
+# them against it and keeps them as `self.params`; the planner has checked every grid point against it already.
+class MyMethod(Method[MyMethodParams]):
     """Scores a point by how much nearer it lies to the positive training points' centroid than to the negatives'."""
-
-    # The harness builds MyMethod(**params), which validates them against this model and keeps them as
-    # `self.params`; the planner has checked every grid point against it before anything runs.
-    params_model = MyMethodParams
 
     def run(self, inputs: ScoringInputs, ctx: RunContext) -> np.ndarray:
         x_train, x_test = inputs.x_train, inputs.x_test
