@@ -15,6 +15,7 @@ from pydantic import (AllowInfNan, BaseModel, BeforeValidator, ConfigDict, Field
 from harness.errors import SuiteError
 from harness.format_templates import check_template
 from harness.run_resources import Count, Resources, Seed, parse_duration
+from harness.suite_extends import resolve_extends
 from harness.suite_names import check_names
 from harness.yaml_source import YamlSource, load_yaml
 
@@ -327,6 +328,8 @@ class Suite(_Frozen):
     """A suite file: which methods run on which datasets, scored by which metrics."""
 
     schema_version: Literal[1]
+    extends: str | None = Field(None, description="a suite file (relative to this one's folder) whose keys this "
+                                                  "one changes: mappings merge, null drops a key, the rest replaces")
     suite: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     task: str
     description: str = ""
@@ -356,8 +359,9 @@ class Suite(_Frozen):
 
 
 def load_suite(path: str | Path) -> tuple[Suite, YamlSource]:
-    """Parse, validate and name-check a suite file; raises `SuiteError` with its position."""
-    source = load_yaml(path)
+    """Parse, validate and name-check a suite file (laid over the suite it `extends`); raises `SuiteError` with its
+    position."""
+    source = resolve_extends(load_yaml(path))
     if not isinstance(source.data, dict):
         raise source.error((), "a suite file must be a mapping with keys such as 'suite', 'task', 'methods'")
     try:

@@ -33,20 +33,27 @@ class YamlSource:
     path: Path
     data: Any
     positions: dict[Location, tuple[int, int]] = field(default_factory=dict)
+    files: dict[Location, Path] = field(default_factory=dict)  # positions in another file: a suite's base
+    sources: tuple[Path, ...] = ()  # the base files laid under this one (`harness.suite_extends`)
 
     def position(self, loc: Location) -> tuple[int | None, int | None]:
         """The closest known position of `loc`, walking up to its parents."""
+        return self.positions.get(self._known(loc), (None, None))
+
+    def file(self, loc: Location) -> Path:
+        """The file the closest known position of `loc` is in."""
+        return self.files.get(self._known(loc), self.path)
+
+    def _known(self, loc: Location) -> Location:
         loc = tuple(loc)
-        while loc:
-            if loc in self.positions:
-                return self.positions[loc]
+        while loc and loc not in self.positions:
             loc = loc[:-1]
-        return self.positions.get((), (None, None))
+        return loc
 
     def error(self, loc: Location, message: str, hint: str | None = None) -> SuiteError:
         line, column = self.position(loc)
         dotted = ".".join(str(p) for p in loc) or None
-        return SuiteError(message, file=self.path, line=line, column=column, field=dotted, hint=hint)
+        return SuiteError(message, file=self.file(loc), line=line, column=column, field=dotted, hint=hint)
 
 
 def load_yaml(path: str | Path) -> YamlSource:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import git_show, side_kind
+from harness.suite_extends import suite_document
 from harness.reporting.claim_sides import SUPPORTED
 from harness.reporting.load import load_report
 from harness.reporting.model import ClaimResult, ReportData
@@ -47,7 +47,8 @@ def claim_changes(suite_path: Path, baseline: str, store: Path, data_root: Path 
     candidate = load_report(suite_path, store, data_root)
     base = _baseline_report(suite_path, baseline, data_root)
     checks = _baseline_checks(suite_path, baseline)
-    current = _claim_checks(yaml.safe_load(suite_path.read_text(encoding="utf-8")))
+    current = _claim_checks(suite_document(suite_path.read_text(encoding="utf-8"),
+                                           lambda name: (suite_path.parent / name).read_text(encoding="utf-8")))
     return [ClaimChange(cand.text, old.verdict, cand.verdict,
                         _why_changed(cand.text, checks, current, _run_keys(base, old), _run_keys(candidate, cand)))
             for old, cand in zip(base.claims, candidate.claims, strict=True)]
@@ -69,13 +70,14 @@ def _baseline_checks(suite_path: Path, baseline: str) -> dict[str, Any] | None:
     """Claim text -> check of the suite file as of the baseline: at its git ref, else as committed at HEAD; None
     where git has no such file (a suite outside a repository)."""
     ref = baseline.partition(":")[0] if side_kind(baseline) == "git" else "HEAD"
+    folder = suite_path.resolve().parent
     try:
-        inside = subprocess.run(["git", "ls-files", "--full-name", "--error-unmatch", suite_path.name],
-                                cwd=suite_path.resolve().parent, capture_output=True, text=True, check=True)
-        text = git_show(ref, inside.stdout.strip(), suite_path.resolve().parent)
+        inside = Path(subprocess.run(["git", "ls-files", "--full-name", "--error-unmatch", suite_path.name],
+                                     cwd=folder, capture_output=True, text=True, check=True).stdout.strip())
+        return _claim_checks(suite_document(git_show(ref, str(inside), folder).decode(),
+                                            lambda name: git_show(ref, str(inside.parent / name), folder).decode()))
     except (subprocess.CalledProcessError, OSError, ComparisonError):
         return None
-    return _claim_checks(yaml.safe_load(text))
 
 
 def _claim_checks(document: Any) -> dict[str, Any]:

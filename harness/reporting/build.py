@@ -21,6 +21,8 @@ from harness.reporting.claims import check_claims
 from harness.reporting.model import Cell, CitedValue, Failure, MetricInfo, Provenance, ReportData
 from harness.stats import summarize
 from harness.suite import Suite
+from harness.suite_extends import resolve_extends
+from harness.yaml_source import load_yaml
 
 
 def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
@@ -111,6 +113,14 @@ def _measured_mean(cells: dict[tuple[str, str, str], Cell], method: str, dataset
     return variants[0].stats.mean if len(variants) == 1 else None
 
 
+def _suite_sha256(path: Path) -> str:
+    """The hash of the suite file, and of the suites it extends after it (the report depends on them too)."""
+    digest = hashlib.sha256(path.read_bytes())
+    for base in resolve_extends(load_yaml(path)).sources:
+        digest.update(base.read_bytes())
+    return digest.hexdigest()
+
+
 def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
     rendered_sha, rendered_dirty = git_state()
     environments = [r.get("environment", {}) for r in records]
@@ -126,7 +136,7 @@ def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], s
     finished = sorted(r["finished_at"] for r in records if r.get("finished_at"))
     return Provenance(
         suite_file=suite_path.name,
-        suite_sha256=hashlib.sha256(suite_path.read_bytes()).hexdigest(),
+        suite_sha256=_suite_sha256(suite_path),
         harness_version=__version__,
         git_shas=tuple(sorted({e["git_sha"] for e in environments if e.get("git_sha")})),
         dirty_runs=sum(bool(e.get("git_dirty")) for e in environments),

@@ -2,9 +2,9 @@
 suite is a family's: reported (its report committed) or validated only, once, in the family its task names."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from harness.suite_extends import suite_document
 from tests.scripts import load_script
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,8 +22,9 @@ def test_every_committed_suite_is_listed_once_by_the_family_its_task_names():
         for suite in [*manifest.reports.suites, *manifest.reports.validated_only]:
             assert suite not in listed, f"{suite} is listed by {listed[suite]} and {family}"
             listed[suite] = family
-    tasks = {path.stem: re.search(r"^task:\s*(\w+)\.", path.read_text(), re.M).group(1)
-             for path in (REPO / "suites").glob("*.yaml")}
+    suites = REPO / "suites"
+    tasks = {path.stem: suite_document(path.read_text(), lambda name: (suites / name).read_text())["task"].split(".")[0]
+             for path in suites.glob("*.yaml")}
     assert sorted(set(tasks) - set(listed)) == [], "suites no family.toml lists under [reports]"
     assert sorted(set(listed) - set(tasks)) == [], "suites a family.toml lists that suites/ lacks"
     assert {suite: listed[suite] for suite in tasks if listed[suite] != tasks[suite]} == {}
