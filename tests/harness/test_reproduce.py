@@ -77,3 +77,17 @@ def test_the_prediction_interval_of_one_more_seed():
     low, high = prediction_interval([1.0, 2.0, 3.0])  # mean 2, sd 1, t(0.975, 2) = 4.303, sqrt(4/3)
     assert abs(high - 2.0 - 4.302653 * 1.154701) < 1e-5 and abs(low + high - 4.0) < 1e-12
     assert prediction_interval([1.0, float("inf")]) is None  # one finite seed has no spread
+
+
+def test_a_difference_in_the_last_digits_is_within_even_where_the_seeds_never_vary():
+    """masa_ci's spectral distance is the same on every seed (an interval of width 0): a value 1e-9 apart, what
+    another CPU's reduction order gives, is within; 1e-4 apart is outside."""
+    from harness.reproduce import Outcome, compare_run
+
+    seeds = {("m", "d", "distance"): [0.460785] * 6}
+    stored = {"method": "m", "dataset": "d", "seed": 0, "run_id": "a", "metrics": {"distance": 0.460785}}
+    def again(value: float) -> dict:
+        return {"run_id": "b", "status": "ok", "metrics": {"distance": value}}
+    assert compare_run(stored, again(0.460785), seeds).outcome is Outcome.EXACT
+    assert compare_run(stored, again(0.460785 * (1 + 1e-9)), seeds).outcome is Outcome.WITHIN
+    assert compare_run(stored, again(0.460785 * (1 + 1e-4)), seeds).outcome is Outcome.OUTSIDE
