@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from methods.zo_finetune import synthetic  # noqa: E402
-from methods.zo_finetune.method import tensor_bytes  # noqa: E402
+from methods.zo_finetune.finetune_io import tensor_bytes  # noqa: E402
 from methods.zo_finetune.objective import OptionScorer  # noqa: E402
 from methods.zo_finetune.quant import quantize_model, scale_parameters  # noqa: E402
 from methods.zo_finetune.tiny_model import PretrainingConfig, build_model, build_tokenizer  # noqa: E402

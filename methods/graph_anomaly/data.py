@@ -16,7 +16,7 @@ import numpy as np
 from harness import DataError
 from harness.array_files import read_npz
 from methods.graph_anomaly.injection import check_injection_args, inject_outliers
-from methods.graph_anomaly.task import Graph
+from methods.graph_anomaly.graph import Graph
 
 _SCHEMA_HINT = "See shared/data/graphs/PROVENANCE.md for the schema: x [N, F], edge_index [2, E], y [N]."
 _NPZ_HINT = "Write it with numpy.savez or numpy.savez_compressed. " + _SCHEMA_HINT

@@ -16,7 +16,7 @@ import numpy as np
 from harness import DataError
 from methods.graph_anomaly.data import check_arrays, graph_from_arrays
 from methods.graph_anomaly.dgl_format import DGLFormatError, DGLGraph, read_graphs
-from methods.graph_anomaly.task import Graph
+from methods.graph_anomaly.graph import Graph
 
 MASK_KEYS = ("train_masks", "val_masks", "test_masks")
 _HINT = ("GADBench's files are written by dgl.save_graphs with ndata feature, label, train_masks, "

@@ -13,22 +13,9 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from methods.graph_anomaly.graph import Graph
 from methods.graph_anomaly.metrics import HomophilyBinMetric, local_homophily
 from methods.graph_anomaly.splits import semi_supervised_split, supervised_split
-
-
-@dataclass(frozen=True)
-class Graph:
-    """An attributed graph with binary node labels (1 = anomaly)."""
-
-    name: str
-    x: np.ndarray           # float32 [N, F]
-    edge_index: np.ndarray  # int64 [2, E], both directions, no self loops
-    y: np.ndarray           # int64 [N]
-
-    @property
-    def num_nodes(self) -> int:
-        return int(self.x.shape[0])
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 from harness import DataError
 from methods.modular_lm.byo import Generation, read_generations
 from methods.modular_lm.corpus import CorpusConfig, build_corpus
-from methods.modular_lm.task import ModularInputs, Truth
+from methods.modular_lm.inputs import ModularInputs, Truth
 
 _MODEL_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
 

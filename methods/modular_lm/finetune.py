@@ -9,7 +9,7 @@ from typing import Any
 
 from harness import RunContext
 from methods.modular_lm.params import FinetuneParams, MixtureParams
-from methods.modular_lm.task import Answer, ModularInputs
+from methods.modular_lm.inputs import Answer, ModularInputs
 
 
 def run_finetuned(inputs: ModularInputs, ctx: RunContext, params: FinetuneParams,

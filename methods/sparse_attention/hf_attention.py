@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -26,8 +26,10 @@ from transformers.integrations.sdpa_attention import sdpa_attention_forward
 from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 
 from methods.sparse_attention.fidelity import causal_pair_density
-from methods.sparse_attention.method import BlockSparseMethod
 from methods.sparse_attention.problem import AttentionCase
+
+if TYPE_CHECKING:  # a method is handed in; the module need not import the methods
+    from methods.sparse_attention.method import BlockSparseMethod
 
 _names = itertools.count()
 

@@ -148,7 +148,7 @@ def greedy_answer(model: Any, tokenizer: Any, text: str, max_new_tokens: int) ->
     device), the prompt's token count, and the prefill forward's wall time in ms (time to first token)."""
     import torch
 
-    from methods.sparse_attention.method import timed
+    from methods.sparse_attention.timing import timed
 
     ids = torch.tensor([tokenizer.encode(text)], device=model.device)
     eos = tokenizer.eos_token_id

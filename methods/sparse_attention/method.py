@@ -6,9 +6,7 @@ apart (CUDA-synchronised on a GPU) and records them with the estimation's analyt
 """
 from __future__ import annotations
 
-import time
 from abc import abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -17,9 +15,9 @@ import torch
 from harness import Method, MethodParams, RunContext
 from kernels.block_layout import BlockLayout
 from kernels.block_sparse_attention import block_sparse_attention
-from methods.sparse_attention.problem import AttentionCase, PrefillInputs
+from methods.sparse_attention.problem import AttentionCase, PrefillInputs, PrefillOutput
+from methods.sparse_attention.timing import timed
 
-T = TypeVar("T")
 P = TypeVar("P", bound=MethodParams)
 
 
@@ -42,28 +40,10 @@ class Prefill:
     attention_ms: float
 
 
-@dataclass(frozen=True)
-class PrefillOutput:
-    """One mask per case, in the order of `PrefillInputs.cases`."""
-
-    masks: tuple[torch.Tensor, ...]
-
-
 def dense_attention_flops(case: AttentionCase) -> float:
     """FLOPs of causal attention computed exactly: QK^T and PV over the N(N+1)/2 causal pairs per head."""
     n = case.seq_len
     return 2.0 * 2.0 * case.q_heads * case.head_dim * n * (n + 1) / 2
-
-
-def timed(fn: Callable[[], T], device: torch.device) -> tuple[T, float]:
-    """`fn()` and its wall time in ms, waiting for queued CUDA work on both sides."""
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    start = time.perf_counter()
-    result = fn()
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    return result, (time.perf_counter() - start) * 1e3
 
 
 class BlockSparseMethod(Method[P]):

@@ -78,3 +78,10 @@ def check_case(case: AttentionCase, source: str) -> None:
         if not bool(torch.isfinite(tensor).all()):
             raise DataError(f"{where}: {name} has {int((~torch.isfinite(tensor)).sum())} non-finite values",
                             file=source, hint="Capture the tensors again; NaN or inf make every score meaningless.")
+
+
+@dataclass(frozen=True)
+class PrefillOutput:
+    """One mask per case, in the order of `PrefillInputs.cases`."""
+
+    masks: tuple[torch.Tensor, ...]

@@ -93,7 +93,7 @@ class PrefillAttention(Task):
         return Instance(inputs=inputs, truth=inputs)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
-        from methods.sparse_attention.method import PrefillOutput
+        from methods.sparse_attention.problem import PrefillOutput
 
         if isinstance(output, pd.DataFrame):
             return output

@@ -112,7 +112,7 @@ def _measured(method: Any, model_dir: Path, steps: int, seed: int) -> tuple[dict
     import torch
 
     from harness.measure import peak_rss_mb, reset_peak_rss
-    from methods.zo_finetune.method import tensor_bytes
+    from methods.zo_finetune.finetune_io import tensor_bytes
     from methods.zo_finetune.objective import OptionScorer
     from methods.zo_finetune.tiny_model import load
 

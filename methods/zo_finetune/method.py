@@ -14,7 +14,6 @@ import copy
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
@@ -24,37 +23,10 @@ from harness import Method, MethodParams
 from harness.context import RunContext
 from methods.zo_finetune.objective import EncodedSet, OptionScorer
 from methods.zo_finetune.params import TrainingParams
-from methods.zo_finetune.prompts import PromptExample
 from methods.zo_finetune.tiny_model import load
-from methods.zo_finetune.training import TrainingTrace, finetune, restore_best
+from methods.zo_finetune.finetune_io import FineTuneInputs, FineTuneOutput, tensor_bytes
+from methods.zo_finetune.training import finetune, restore_best
 from methods.zo_finetune.zo import ZerothOrderOptimizer
-
-
-@dataclass(frozen=True)
-class FineTuneInputs:
-    """One task's train/dev/test examples and the folder of the model to adapt."""
-
-    task: str
-    model_dir: Path
-    train: Sequence[PromptExample]
-    dev: Sequence[PromptExample]
-    test: Sequence[PromptExample]
-    dtype: str = "float32"
-
-
-@dataclass
-class FineTuneOutput:
-    """Test predictions (option indices) of the chosen learning rate, with its trace and memory accounting.
-
-    `final_accuracy` is the test accuracy (%) of that rate's last-step weights, before the best-on-dev restore.
-    """
-
-    predictions: np.ndarray
-    learning_rate: float | None = None
-    final_accuracy: float | None = None
-    trace: TrainingTrace | None = None
-    trainable_params: int = 0
-    tensor_bytes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -78,17 +50,6 @@ def zeroth_order(optimizer: ZerothOrderOptimizer, model: torch.nn.Module, scorer
         return result.loss_plus
 
     return Adaptation(optimizer.perturbation.params, step, None, grads)
-
-
-def tensor_bytes(model: torch.nn.Module, optimizer: Any = None) -> dict[str, int]:
-    """Bytes of the model's parameters and buffers, of the gradients held, and of the optimizer's states."""
-    weights = sum(t.numel() * t.element_size() for t in [*model.parameters(), *model.buffers()])
-    grads = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
-    states = 0
-    if isinstance(optimizer, torch.optim.Optimizer):
-        states = sum(v.numel() * v.element_size() for s in optimizer.state.values() for v in s.values()
-                     if torch.is_tensor(v) and v.dim() > 0)
-    return {"weights": weights, "gradients": grads, "optimizer_states": states}
 
 
 P = TypeVar("P", bound=MethodParams)

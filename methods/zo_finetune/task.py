@@ -109,7 +109,7 @@ class PromptClassification(Task):
         return dataclasses.replace(inputs, test=test)
 
     def instance(self, data: PromptTaskData, split: Mapping[str, Any], seed: int) -> Instance:
-        from methods.zo_finetune.method import FineTuneInputs  # torch: validating a suite loads this task without it
+        from methods.zo_finetune.finetune_io import FineTuneInputs  # torch, on use: validating a suite loads the task
 
         test = data.split("test", seed)
         inputs = FineTuneInputs(data.task, data.model_dir, data.split("train", seed), data.split("dev", seed), test,
@@ -117,7 +117,7 @@ class PromptClassification(Task):
         return Instance(inputs=inputs, truth=np.array([e.label for e in test]))
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
-        from methods.zo_finetune.method import FineTuneOutput
+        from methods.zo_finetune.finetune_io import FineTuneOutput
 
         if isinstance(output, pd.DataFrame):
             return output

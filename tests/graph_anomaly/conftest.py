@@ -10,7 +10,8 @@ import torch
 
 from harness import Method, RunContext
 from methods.graph_anomaly.data import injected_sbm
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs
+from methods.graph_anomaly.graph import Graph
+from methods.graph_anomaly.task import NodeScoring, NodeScoringInputs
 
 
 @pytest.fixture(autouse=True)

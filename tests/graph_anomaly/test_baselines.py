@@ -17,7 +17,8 @@ from methods.graph_anomaly.baselines.logreg import LogisticRegressionDetector
 from methods.graph_anomaly.baselines.mlp import FeedForward, MLPDetector
 from methods.graph_anomaly.baselines.rayleigh import RayleighQuotientScore
 from methods.graph_anomaly.metrics import auroc
-from methods.graph_anomaly.task import Graph, NodeScoring
+from methods.graph_anomaly.graph import Graph
+from methods.graph_anomaly.task import NodeScoring
 from methods.graph_anomaly.training import (
     NodeTensors, TrainConfig, class_weights, node_tensors, train_node_classifier,
 )

@@ -11,7 +11,8 @@ import pytest
 
 from harness import DataError
 from methods.graph_anomaly.data import injected_sbm, load_npz, normalisation_report
-from methods.graph_anomaly.task import Graph, NodeScoring
+from methods.graph_anomaly.graph import Graph
+from methods.graph_anomaly.task import NodeScoring
 
 REDDIT_CONTENT_SHA256 = "372db5d2f7d4b9d5b8590c093024c465ab63e7dcafecf7a4ca8908fce9415d9f"
 

@@ -10,7 +10,8 @@ import pytest
 from harness import DataError
 from methods.graph_anomaly.data import load_injected, load_npz
 from methods.graph_anomaly.injection import inject_outliers
-from methods.graph_anomaly.task import Graph, NodeScoring
+from methods.graph_anomaly.graph import Graph
+from methods.graph_anomaly.task import NodeScoring
 
 
 def _classes_npz(tmp_path: Path, num_nodes: int = 300, **extra: np.ndarray) -> Path:

@@ -11,7 +11,8 @@ import pytest
 from harness import DataError, registry
 from methods.graph_anomaly.data import injected_sbm
 from methods.graph_anomaly.metrics import AUPRC, AUROC, REC_AT_K
-from methods.graph_anomaly.task import Graph, NodeScoring, NodeScoringInputs, split_params
+from methods.graph_anomaly.graph import Graph
+from methods.graph_anomaly.task import NodeScoring, NodeScoringInputs, split_params
 
 METRICS = {"auroc": AUROC, "auprc": AUPRC, "rec_at_k": REC_AT_K}
 

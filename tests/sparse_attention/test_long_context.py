@@ -23,7 +23,7 @@ from methods.sparse_attention.long_context import (  # noqa: E402
     ruler_tiny,
     scored_table,
 )
-from methods.sparse_attention.method import PrefillOutput  # noqa: E402
+from methods.sparse_attention.problem import PrefillOutput  # noqa: E402
 from methods.sparse_attention.problem import PrefillInputs  # noqa: E402
 from tests.sparse_attention.conftest import random_case  # noqa: E402
 

@@ -9,7 +9,7 @@ import torch
 from harness import DataError, Instance
 from kernels.block_layout import causal_block_mask
 from methods.sparse_attention.data import load_captured, structured
-from methods.sparse_attention.method import PrefillOutput
+from methods.sparse_attention.problem import PrefillOutput
 from methods.sparse_attention.problem import AttentionCase, PrefillInputs, check_case
 from methods.sparse_attention.synthetic import PatternSpec, structured_cases
 from methods.sparse_attention.task import PrefillAttention, block_size_of, masks_to_table, table_to_masks

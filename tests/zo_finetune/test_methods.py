@@ -16,7 +16,7 @@ from methods.zo_finetune.baselines.finetune import FineTune  # noqa: E402
 from methods.zo_finetune.baselines.lora import LoRA  # noqa: E402
 from methods.zo_finetune.baselines.mezo import MeZO  # noqa: E402
 from methods.zo_finetune.baselines.zero_shot import ZeroShot  # noqa: E402
-from methods.zo_finetune.method import FineTuneInputs  # noqa: E402
+from methods.zo_finetune.finetune_io import FineTuneInputs  # noqa: E402
 from methods.zo_finetune.memory_task import measure, model_memory  # noqa: E402
 from methods.zo_finetune.qzo import QZO  # noqa: E402
 from methods.zo_finetune.training import interval_losses  # noqa: E402

@@ -8,7 +8,7 @@ from typing import Any
 from harness import Method, RunContext
 from methods.modular_lm.finetune import record_losses, run_finetuned
 from methods.modular_lm.params import MixtureParams
-from methods.modular_lm.task import Answer, ModularInputs
+from methods.modular_lm.inputs import Answer, ModularInputs
 
 
 class MoB(Method[MixtureParams]):

@@ -3,7 +3,7 @@ the same checkers as the generated domains (no model runs)."""
 from __future__ import annotations
 
 from harness import DataError, Method, RunContext
-from methods.modular_lm.task import Answer, ModularInputs
+from methods.modular_lm.inputs import Answer, ModularInputs
 
 
 class Recorded(Method):
