@@ -10,10 +10,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from methods.modular_lm.blocks import clone_blocks  # noqa: E402
-from methods.modular_lm.corpus import build_corpus, vocabulary  # noqa: E402
-from methods.modular_lm.tiny_llama import BaseConfig, build_model  # noqa: E402
-from methods.modular_lm.training import TrainingStream, batch_loss  # noqa: E402
-from methods.modular_lm.vocab import WordTokenizer  # noqa: E402
+from methods.common.corpus import build_corpus, vocabulary  # noqa: E402
+from methods.common.tiny_llama import BaseConfig, build_model  # noqa: E402
+from methods.common.corpus_training import TrainingStream, batch_loss  # noqa: E402
+from methods.common.vocab import WordTokenizer  # noqa: E402
 
 
 def _step(model, batch):
@@ -41,7 +41,7 @@ def test_training_step_dense_and_mixture(benchmark, experts):
 def test_routing_figures_400_questions(benchmark):
     import numpy as np
 
-    from methods.modular_lm.corpus import DOMAINS
+    from methods.common.corpus import DOMAINS
     from methods.modular_lm.metrics import contingency, mutual_information, permutation_mi
 
     rng = np.random.default_rng(0)

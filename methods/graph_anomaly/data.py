@@ -16,20 +16,11 @@ import numpy as np
 from harness import DataError
 from harness.array_files import read_npz
 from methods.graph_anomaly.injection import check_injection_args, inject_outliers
+from methods.common.graphs import simple_undirected
 from methods.graph_anomaly.graph import Graph
 
 _SCHEMA_HINT = "See shared/data/graphs/PROVENANCE.md for the schema: x [N, F], edge_index [2, E], y [N]."
 _NPZ_HINT = "Write it with numpy.savez or numpy.savez_compressed. " + _SCHEMA_HINT
-
-
-def simple_undirected(edge_index: np.ndarray, num_nodes: int) -> np.ndarray:
-    """Both directions of every edge, self loops and duplicates removed, sorted by (source, target)."""
-    src = np.r_[edge_index[0], edge_index[1]].astype(np.int64)
-    dst = np.r_[edge_index[1], edge_index[0]].astype(np.int64)
-    keys = np.sort((src * num_nodes + dst)[src != dst])
-    # sort + mask rather than np.unique: 30x faster on NumPy 2.4 (1.2 s vs 0.04 s on Tolokers)
-    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if keys.size else keys
-    return np.stack([keys // num_nodes, keys % num_nodes])
 
 
 class NormalisationReport(TypedDict):

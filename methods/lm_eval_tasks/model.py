@@ -44,7 +44,7 @@ class LmEvalModel(Method[LmEvalModelParams]):
         return model_folder(options, tiny_model.prepare, getattr(tiny_model, config))
 
     def run(self, inputs: TaskSelection, ctx: RunContext) -> LmEvalOutput:
-        from methods.math_reasoning.lm_eval_bridge import offline, prepare_model
+        from methods.common.hf_models import offline, prepare_model
 
         with tempfile.TemporaryDirectory(prefix="lm-eval-model-") as scratch, offline():
             folder = self.model_folder()

@@ -80,7 +80,7 @@ class ModelEvaluation(Method[ModelEvaluationParams]):
         return folder
 
     def run(self, inputs: ProblemSet, ctx: RunContext) -> EvaluationOutput:
-        from methods.math_reasoning.lm_eval_bridge import prepare_model
+        from methods.common.hf_models import prepare_model
 
         for skipped in inputs.skipped:
             ctx.log.warning("problem set %s: skipped %s:%d: %s", inputs.name, inputs.file, skipped.line,

@@ -12,7 +12,7 @@ from harness import DataError
 from methods.model_init.byo import read_corpus
 from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus, generated_corpus
-from methods.modular_lm.corpus import CorpusConfig
+from methods.common.corpus import CorpusConfig
 
 _SOURCE_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
 STUDENT = {"hidden": 128, "layers": 2, "heads": 4, "ffn": 512}

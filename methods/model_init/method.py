@@ -19,8 +19,8 @@ from methods.model_init.params import InitParams
 from methods.model_init.task import InitInputs, InitResult
 from methods.model_init.text import LineStream, encode_batch
 from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss, train
-from methods.modular_lm.tiny_llama import load
-from methods.modular_lm.vocab import PAD
+from methods.common.tiny_llama import load
+from methods.common.vocab import PAD
 
 CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares
 Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FFN stands for

@@ -15,8 +15,8 @@ from typing import Any
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
 from methods.model_init.text import LineStream, TextCorpus
-from methods.modular_lm.tiny_llama import write as write_base
-from methods.modular_lm.vocab import BOS, EOS, PAD, WordTokenizer
+from methods.common.tiny_llama import write as write_base
+from methods.common.vocab import BOS, EOS, PAD, WordTokenizer
 
 
 @dataclass(frozen=True)

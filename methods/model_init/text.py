@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from methods.modular_lm.corpus import CorpusConfig, build_corpus
-from methods.modular_lm.vocab import PAD, WordTokenizer
+from methods.common.corpus import CorpusConfig, build_corpus
+from methods.common.vocab import PAD, WordTokenizer
 
 if TYPE_CHECKING:
     import torch

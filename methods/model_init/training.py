@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from methods.model_init.text import LineStream, encode_batch
-from methods.modular_lm.vocab import PAD, WordTokenizer
+from methods.common.vocab import PAD, WordTokenizer
 
 StepLoss = Callable[[Any, torch.Tensor], torch.Tensor]  # (model, ids) -> loss
 

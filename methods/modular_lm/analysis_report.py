@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from harness.store import DEFAULT_STORE, Store
-from methods.modular_lm.corpus import DOMAINS, CorpusConfig
+from methods.common.corpus import DOMAINS, CorpusConfig
 from methods.modular_lm.data import GeneratedSource
 from methods.modular_lm.metrics import ScoredRun, ablation_drops, contingency, mutual_information
 from methods.modular_lm.task import scored_run

@@ -10,7 +10,7 @@ from typing import Any
 
 from harness import DataError
 from methods.modular_lm.byo import Generation, read_generations
-from methods.modular_lm.corpus import CorpusConfig, build_corpus
+from methods.common.corpus import CorpusConfig, build_corpus
 from methods.modular_lm.inputs import ModularInputs, Truth
 
 _MODEL_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
@@ -35,7 +35,7 @@ class ByoSource:
     rows: tuple[Generation, ...]
 
     def inputs(self) -> ModularInputs:
-        from methods.modular_lm.corpus import Example
+        from methods.common.corpus import Example
 
         examples = tuple(Example(r.id, r.domain, "byo", r.question, "") for r in self.rows)
         return ModularInputs(examples, CorpusConfig(), None, {r.id: r.generation for r in self.rows})

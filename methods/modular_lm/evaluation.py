@@ -9,9 +9,9 @@ from typing import Any
 import torch
 
 from methods.modular_lm.blocks import Routing
-from methods.modular_lm.corpus import Example
+from methods.common.corpus import Example
 from methods.modular_lm.inputs import Answer
-from methods.modular_lm.vocab import EOS, WordTokenizer
+from methods.common.vocab import EOS, WordTokenizer
 
 MAX_NEW_TOKENS = 3  # every answer is one word, then the end token
 BATCH = 128

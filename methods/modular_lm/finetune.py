@@ -18,10 +18,10 @@ def run_finetuned(inputs: ModularInputs, ctx: RunContext, params: FinetuneParams
     model), record the training time and losses, and answer the test questions under every condition."""
     import torch
 
-    from methods.modular_lm.corpus import build_corpus
+    from methods.common.corpus import build_corpus
     from methods.modular_lm.evaluation import analysed_answers
-    from methods.modular_lm.tiny_llama import load
-    from methods.modular_lm.training import TrainingStream
+    from methods.common.tiny_llama import load
+    from methods.common.corpus_training import TrainingStream
 
     inputs.require_model("this method")
     torch.set_num_threads(ctx.threads)

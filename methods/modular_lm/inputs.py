@@ -9,7 +9,7 @@ from typing import Any
 
 from harness import DataError
 from harness.model_cache import model_folder
-from methods.modular_lm.corpus import CorpusConfig, Example
+from methods.common.corpus import CorpusConfig, Example
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class ModularInputs:
 
     def base_dir(self, seed: int) -> Path:
         """The seed's dense base (trained on first use), or the recipe's own seed or path when it names one."""
-        from methods.modular_lm.tiny_llama import BaseConfig, prepare
+        from methods.common.tiny_llama import BaseConfig, prepare
 
         options = dict(self.model or {})
         if "path" not in options:

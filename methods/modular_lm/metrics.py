@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from harness import Metric
-from methods.modular_lm.corpus import DOMAINS
+from methods.common.corpus import DOMAINS
 
 PERMUTATIONS = 200
 

@@ -25,7 +25,7 @@ def curriculum(model: Any, stream: Any, params: MiCRoParams, seed: int) -> tuple
     import torch
 
     from methods.modular_lm.blocks import clone_blocks, non_router_parameters, routers
-    from methods.modular_lm.training import batch_loss, train_steps
+    from methods.common.corpus_training import batch_loss, train_steps
 
     routing = clone_blocks(model, params.experts, params.router_hidden, seed)
     stage1, stage2, stage3 = params.stage_steps()

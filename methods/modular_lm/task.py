@@ -18,7 +18,7 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
-from methods.modular_lm.corpus import build_corpus
+from methods.common.corpus import build_corpus
 from methods.modular_lm.inputs import Truth
 from methods.modular_lm.metrics import ScoredRun
 from methods.modular_lm.scoring import is_correct

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from methods.graph_anomaly.data import simple_undirected
+from methods.common.graphs import simple_undirected
 from methods.partial_label_graph.graphs import GraphSet
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from harness import DataError
-from methods.graph_anomaly.data import simple_undirected
+from methods.common.graphs import simple_undirected
 from methods.partial_label_graph.candidates import read_candidate_sets
 from methods.partial_label_graph.graphs import GraphSet
 

@@ -9,7 +9,7 @@ from methods.graph_anomaly.apf.chebyshev import (
     ChebInterpolationFilter, MonotoneChebFilter, apply_filter, chebyshev_basis, chebyshev_nodes,
     frequency_response, high_pass_values, interpolation_coefficients, low_pass_values, shifted_laplacian,
 )
-from methods.graph_anomaly.data import simple_undirected
+from methods.common.graphs import simple_undirected
 
 K = 5
 

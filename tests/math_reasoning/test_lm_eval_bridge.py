@@ -19,7 +19,8 @@ from lm_eval.api.model import LM  # noqa: E402
 
 from harness.errors import DataError  # noqa: E402
 from methods.math_reasoning.answers import check_answer, normalize_answer  # noqa: E402
-from methods.math_reasoning.lm_eval_bridge import evaluate, prepare_model, write_task  # noqa: E402
+from methods.common.hf_models import prepare_model  # noqa: E402
+from methods.math_reasoning.lm_eval_bridge import evaluate, write_task  # noqa: E402
 from methods.math_reasoning.problems import Problem, write_jsonl  # noqa: E402
 
 # (gold, fixed generation, the extraction rule that fires, or None when none does)

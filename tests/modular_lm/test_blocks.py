@@ -9,10 +9,10 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from methods.modular_lm.blocks import MixtureOfBlocks, Routing, clone_blocks, non_router_parameters, routers  # noqa: E402
-from methods.modular_lm.corpus import CorpusConfig, build_corpus, vocabulary  # noqa: E402
-from methods.modular_lm.tiny_llama import BaseConfig, build_model  # noqa: E402
-from methods.modular_lm.training import TrainingStream, train_steps  # noqa: E402
-from methods.modular_lm.vocab import WordTokenizer  # noqa: E402
+from methods.common.corpus import CorpusConfig, build_corpus, vocabulary  # noqa: E402
+from methods.common.tiny_llama import BaseConfig, build_model  # noqa: E402
+from methods.common.corpus_training import TrainingStream, train_steps  # noqa: E402
+from methods.common.vocab import WordTokenizer  # noqa: E402
 
 CORPUS = CorpusConfig(train_per_domain=40, dev_per_domain=8, test_per_domain=8, ood_per_domain=4, entities=20)
 CONFIG = BaseConfig(corpus=CORPUS, hidden_size=16, intermediate_size=32, num_heads=2, steps=1, batch_size=4)
@@ -95,7 +95,7 @@ def test_stage_one_leaves_the_routers_untouched_and_trains_the_experts(model_and
     expert_before = [e.mlp.up_proj.weight.detach().clone() for e in model.model.layers[0].experts]
 
     def labelled(m, batch):
-        from methods.modular_lm.training import batch_loss
+        from methods.common.corpus_training import batch_loss
 
         routing.fixed = batch.domain[:, None].expand_as(batch.ids)
         return batch_loss(m, batch)

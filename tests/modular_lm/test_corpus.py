@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from methods.modular_lm.corpus import DOMAINS, OOD_TEMPLATES, CorpusConfig, Example, build_corpus, fact_base
+from methods.common.corpus import DOMAINS, OOD_TEMPLATES, CorpusConfig, Example, build_corpus, fact_base
 
 CONFIG = CorpusConfig(train_per_domain=400, dev_per_domain=50, test_per_domain=50, ood_per_domain=50, entities=60)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from methods.modular_lm.corpus import DOMAINS
+from methods.common.corpus import DOMAINS
 from methods.modular_lm.metrics import (
     ABLATION_DIAGONAL, ABLATION_OWN_MOST, ROUTING_ENTROPY, ROUTING_MI, ROUTING_MI_EXCESS, ROUTING_PURITY,
     STEERING_EFFECT, ScoredRun, ablation_drops, conditional_entropy, mutual_information, purity)

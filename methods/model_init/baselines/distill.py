@@ -10,7 +10,7 @@ import torch
 from methods.model_init.baselines.random_init import RandomInit
 from methods.model_init.params import DistillParams
 from methods.model_init.training import StepLoss
-from methods.modular_lm.vocab import PAD
+from methods.common.vocab import PAD
 
 
 class Distill(RandomInit[DistillParams]):

@@ -18,7 +18,7 @@ from methods.model_init.inherit import Plan, fitting_shapes, inherit, top
 from methods.model_init.method import Initialiser, Origins, calibration_ids, evenly_spaced_layers
 from methods.model_init.params import CalibratedParams, InitParams
 from methods.model_init.task import InitInputs
-from methods.modular_lm.vocab import PAD
+from methods.common.vocab import PAD
 
 
 class MagnitudePrune(Initialiser[InitParams]):

@@ -12,7 +12,7 @@ from methods.modular_lm.inputs import Answer, ModularInputs
 
 class Dense(Method[FinetuneParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
-        from methods.modular_lm.training import train_steps
+        from methods.common.corpus_training import train_steps
 
         def adapt(model: Any, stream: Any) -> None:
             p = self.params

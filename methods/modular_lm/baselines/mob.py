@@ -14,7 +14,7 @@ from methods.modular_lm.inputs import Answer, ModularInputs
 class MoB(Method[MixtureParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
         from methods.modular_lm.blocks import clone_blocks
-        from methods.modular_lm.training import train_steps
+        from methods.common.corpus_training import train_steps
 
         def adapt(model: Any, stream: Any) -> Any:
             p = self.params

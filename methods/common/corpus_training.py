@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import torch
 
-from methods.modular_lm.corpus import DOMAINS, Corpus
-from methods.modular_lm.vocab import EOS, PAD, WordTokenizer
+from methods.common.corpus import DOMAINS, Corpus
+from methods.common.vocab import EOS, PAD, WordTokenizer
 
 
 @dataclass

@@ -15,8 +15,8 @@ from typing import Any
 
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
-from methods.modular_lm.corpus import CorpusConfig, build_corpus, vocabulary
-from methods.modular_lm.vocab import BOS, EOS, PAD, WordTokenizer
+from methods.common.corpus import CorpusConfig, build_corpus, vocabulary
+from methods.common.vocab import BOS, EOS, PAD, WordTokenizer
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def build_model(config: BaseConfig, tokenizer: WordTokenizer) -> Any:
 def _pretrained(config: BaseConfig, seed: int) -> tuple[Any, WordTokenizer, dict[str, Any]]:
     import torch
 
-    from methods.modular_lm.training import TrainingStream, train_steps
+    from methods.common.corpus_training import TrainingStream, train_steps
 
     started = time.perf_counter()
     torch.manual_seed(seed)
