@@ -37,6 +37,18 @@ class Registration(_Strict):
 class MethodRegistration(Registration):
     task: str | list[str] = Field(description="the task(s) it solves: short names of the family's tasks, or full names")
     params: str | None = Field(default=None, description="its parameter model in the family's params.py")
+    replays_user_files: str | None = Field(
+        default=None, description="the test that runs it end to end: it replays a user's files, which no repeat-run "
+                                  "suite under tests/repeat_runs/ can name")
+
+
+class TestHooks(_Strict):
+    """How tests/test_repeat_runs.py runs the family's suites under tests/repeat_runs/."""
+
+    slow_repeat_runs: list[str] = Field(default=[], description="its suites there that train models (slow tests)")
+    shares_models_of: str | None = Field(
+        default=None, description="the family whose models its runs evaluate: both repetitions share that model "
+                                  "cache, the training's repeatability being that family's repeat run")
 
 
 class ReadmeRow(_Strict):
@@ -72,6 +84,7 @@ class FamilyManifest(_Strict):
     metrics: dict[str, Registration] = {}
     methods: dict[str, MethodRegistration] = {}
     readme: ReadmeRow | None = None
+    tests: TestHooks = TestHooks()
     reports: ReportHooks = ReportHooks()
 
 

@@ -20,27 +20,27 @@ import pytest
 import harness
 from harness.contracts import Determinism
 from harness.extras import family_unavailable
+from harness.family_manifest import MANIFEST, read_manifest
 from harness.registry import methods
 from harness.suite import load_suite
 from harness.run_inputs import _DATA_CACHE
 
-SUITES = Path(__file__).resolve().parent / "repeat_runs"
-SLOW = ("zo_finetune", "math_training", "math_teacher_selection", "math_evaluation", "lm_eval_tasks",
-        "rl_representations", "molecule_opt", "protein_design", "modular_lm", "model_init")
+REPO = Path(__file__).resolve().parents[1]
+SUITES = REPO / "tests" / "repeat_runs"
+# What each family's family.toml says of its repeat runs ([tests]) and of the methods no suite here can run.
+MANIFESTS = {path.parent.name: read_manifest(path) for path in sorted((REPO / "methods").glob(f"*/{MANIFEST}"))}
+
+
+def _family(name: str) -> str:
+    return load_suite(SUITES / f"{name}.yaml")[0].family
+
+
+SLOW = tuple(sorted(name for manifest in MANIFESTS.values() for name in manifest.tests.slow_repeat_runs))
 FAST = tuple(sorted(p.stem for p in SUITES.glob("*.yaml") if p.stem not in SLOW))
-# Methods that replay a user's files, which no suite here can name (they live under the user's data root);
-# each is tested end to end in its family's tests instead.
-REPLAYS_USER_FILES = {"visual_reasoning.recorded": "tests/visual_reasoning/test_byo.py",
-                      "shape_control.recorded": "tests/shape_control/test_byo.py",
-                      "dynamic_splatting.recorded": "tests/dynamic_splatting/test_byo.py",
-                      "rl_representations.logged": "tests/rl_representations/test_byo.py",
-                      "neural_encoding.recorded": "tests/neural_encoding/test_byo.py",
-                      "molecule_opt.recorded": "tests/molecule_opt/test_byo.py",
-                      "protein_design.recorded": "tests/protein_design/test_byo.py",
-                      "modular_lm.recorded": "tests/modular_lm/test_byo.py"}
-# Suites that evaluate a model another family trains (the family named): that training's repeatability is the
-# other family's repeat run, so here both repetitions share one model cache and the model is trained once.
-EVALUATES_A_MODEL_OF = {"lm_eval_tasks": "zo_finetune"}
+# Methods that replay a user's files, which no suite here can name (they live under the user's data root): each is
+# tested end to end by the test its registration names.
+REPLAYS_USER_FILES = {f"{family}.{name}": method.replays_user_files for family, manifest in MANIFESTS.items()
+                      for name, method in manifest.methods.items() if method.replays_user_files}
 
 
 def _suite_methods(name: str) -> set[str]:
@@ -49,10 +49,11 @@ def _suite_methods(name: str) -> set[str]:
 
 
 def test_every_method_of_every_family_has_a_repeat_run():
-    families = {p.parent.name for p in (SUITES.parents[1] / "methods").glob("*/__init__.py")}
-    registered = {name for name in methods.names() if name.split(".", 1)[0] in families}  # plugins aside
+    registered = {name for name in methods.names() if name.split(".", 1)[0] in MANIFESTS}  # plugins aside
     covered = set().union(*(_suite_methods(name) for name in (*FAST, *SLOW)), REPLAYS_USER_FILES)
-    assert len(families) >= 6 and sorted(registered - covered) == []
+    assert len(MANIFESTS) >= 6 and sorted(registered - covered) == []
+    assert all((REPO / test).is_file() for test in REPLAYS_USER_FILES.values())
+    assert all((SUITES / f"{name}.yaml").is_file() for name in SLOW)
 
 
 def _caches(root: Path, models: Path | None = None) -> dict[str, str]:
@@ -163,11 +164,13 @@ def test_a_method_bitwise_everywhere_gives_the_same_metrics_with_another_cpus_ke
 def test_a_repeated_run_that_trains_its_model_gives_the_same_metrics(name, tmp_path, monkeypatch):
     if reason := _unavailable(name):
         pytest.skip(reason)
-    models = tmp_path / "shared-models" if name in EVALUATES_A_MODEL_OF else None
+    shares = MANIFESTS[_family(name)].tests.shares_models_of is not None
+    models = tmp_path / "shared-models" if shares else None
     _in_new_interpreter((name,), tmp_path / "fresh", models)
     here = _here(name, tmp_path / "here", monkeypatch, models)
     _assert_same_metrics(name, here, _stored(name, tmp_path / "fresh"))
 
 
 def test_a_shared_model_has_its_training_repeated_by_the_family_that_trains_it():
-    assert set(EVALUATES_A_MODEL_OF.values()) <= set(SLOW)
+    trainers = {manifest.tests.shares_models_of for manifest in MANIFESTS.values()} - {None}
+    assert trainers <= {_family(name) for name in SLOW}
