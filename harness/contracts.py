@@ -45,6 +45,7 @@ class Metric:
     unit: str = ""
     description: str = ""
     deterministic: bool = False  # the same inputs always give the same value: claims compare it exactly
+    timing: bool = False  # a wall time the run measured itself: a figure of the machine, which reproduce leaves out
 
     def __call__(self, *args: Any, **kwargs: Any) -> float:
         return float(self.fn(*args, **kwargs))

@@ -28,6 +28,8 @@ import numpy as np
 from harness.comparison.classify import NUMERICAL_NOISE
 from harness.environment import environment
 from harness.model_cache import CACHE_ENV
+from harness.registry import metrics as metric_registry
+from harness.reporting.model import ReportData
 from harness.runner import RunOptions, run_suite
 from harness.store import Store
 
@@ -95,8 +97,9 @@ class Reproduction:
 
 def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, sample_seed: int = 0,
               data_root: Path | None = None, jobs: int = 1, scratch: Path | None = None,
-              plugins: tuple[str, ...] = ()) -> Reproduction:
-    """Run `sample` of the suite's stored `records` again (a report's runs, `harness.reporting.load_report`)."""
+              plugins: tuple[str, ...] = (), machine_metrics: frozenset[str] = frozenset()) -> Reproduction:
+    """Run `sample` of the suite's stored `records` again (a report's runs, `harness.reporting.load_report`);
+    `machine_metrics` (a time per step, say: `kind="hardware"`) measure the machine and are not compared."""
     ok = [r for r in records if r["status"] == "ok"]
     drawn = stratified_sample(ok, sample, sample_seed)
     with _scratch(scratch) as folder, _model_cache(folder / "models"):
@@ -106,7 +109,7 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
         with Store(options.store, read_only=True) as store:
             again = {r["run_key"]: r for r in store.records()}
     cells = _seed_values(ok)
-    runs = [compare_run(stored, again.get(stored["run_key"]), cells) for stored in drawn]
+    runs = [compare_run(stored, again.get(stored["run_key"]), cells, machine_metrics) for stored in drawn]
     new_environment = next((r["environment"] for r in again.values()), environment())
     return Reproduction(
         suite=suite, sample=sample, sample_seed=sample_seed, date=datetime.now(timezone.utc).date().isoformat(),
@@ -114,6 +117,14 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
         environment_differences=_environment_differences([r.get("environment", {}) for r in drawn], new_environment),
         stored_fingerprints=sorted({_fingerprint(r.get("environment", {})) for r in drawn}),
         new_fingerprint=f"{_fingerprint(new_environment)} (hardware {new_environment['hardware_fingerprint']})")
+
+
+def machine_metrics(report: ReportData) -> frozenset[str]:
+    """The report's metrics that measure the machine, not the method: hardware figures (memory, time) and wall times
+    a run measured itself (`Metric.timing`). Another machine, or load, moves them: a reproduction leaves them out."""
+    suite = report.suite
+    timings = {name for name in suite.metrics if metric_registry.get(name, suite.family).timing}
+    return frozenset(name for name, info in report.metrics.items() if info.kind == "hardware") | timings
 
 
 def stratified_sample(records: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
@@ -144,7 +155,8 @@ def _seed_values(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], li
 
 
 def compare_run(stored: dict[str, Any], again: dict[str, Any] | None,
-             cells: Mapping[tuple[str, str, str], list[float]]) -> ReproducedRun:
+                cells: Mapping[tuple[str, str, str], list[float]],
+                machine_metrics: frozenset[str] = frozenset()) -> ReproducedRun:
     run = dict(method=stored["method"], dataset=stored["dataset"], seed=int(stored["seed"]),
                stored_run_id=stored["run_id"], new_run_id=again["run_id"] if again else "")
     if again is None or again["status"] != "ok":
@@ -152,6 +164,8 @@ def compare_run(stored: dict[str, Any], again: dict[str, Any] | None,
         return ReproducedRun(**run, outcome=Outcome.FAILED, differences={"status": str(error)[:200]})
     outcome, differences = Outcome.EXACT, {}
     for metric, value in stored.get("metrics", {}).items():
+        if metric in machine_metrics:
+            continue
         new = again["metrics"].get(metric, math.nan)
         if _same(float(value), new):
             continue

@@ -29,12 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from harness.reporting.load import load_report
-    from harness.reproduce import reproduce, write_reproduction
+    from harness.reproduce import machine_metrics, reproduce, write_reproduction
 
     load_plugins(args)
     stored = load_report(args.suite, args.store, args.data_root, runs_file=args.runs)
     result = reproduce(args.suite, list(stored.records), args.sample, args.seed, args.data_root, args.jobs,
-                       args.scratch, tuple(args.plugin))
+                       args.scratch, tuple(args.plugin), machine_metrics(stored))
     for run in result.runs:
         differences = "; ".join(f"{metric} {shown}" for metric, shown in run.differences.items())
         print(f"{run.outcome:<8} {run.method} on {run.dataset} seed {run.seed} ({run.stored_run_id[:8]} -> "

@@ -49,7 +49,7 @@ SRANK_ACTOR, SRANK_CRITIC = (
     for net in ("actor", "critic"))
 # A timing read from the run's own checkpoints (its `seconds` column), so it is scored like the other table
 # metrics (a "hardware" metric is read from the harness's measurements instead); no CI rule gates it.
-STEP_MS = Metric("step_ms", step_milliseconds, higher_is_better=False, unit="ms",
+STEP_MS = Metric("step_ms", step_milliseconds, higher_is_better=False, unit="ms", timing=True,
                  description="wall time per environment step, training and probes, one torch thread")
 PHASE_ACCURACY = Metric("phase_accuracy", phase_accuracy, higher_is_better=True, unit="%",
                         description="mean end-of-phase training accuracy over the label phases")
