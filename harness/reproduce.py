@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from harness.comparison.classify import NUMERICAL_NOISE
+from harness.curve_metrics import with_curve_metrics
 from harness.environment import environment
 from harness.model_cache import CACHE_ENV
 from harness.registry import metrics as metric_registry
@@ -105,14 +106,14 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
     with _scratch(scratch) as folder, _model_cache(folder / "models"):
         options = RunOptions(store=folder / "reproduce.sqlite", jobs=jobs, data_root=data_root, plugins=plugins,
                              only=frozenset(r["run_key"] for r in drawn))
-        suite = run_suite(suite_path, options).suite.suite
-        with Store(options.store, read_only=True) as store:
-            again = {r["run_key"]: r for r in store.records()}
+        suite = run_suite(suite_path, options).suite
+        with Store(options.store, read_only=True) as store:  # with the curve metrics a report derives, as stored
+            again = {r["run_key"]: r for r in with_curve_metrics(suite, store.records(), store.path)}
     cells = _seed_values(ok)
     runs = [compare_run(stored, again.get(stored["run_key"]), cells, machine_metrics) for stored in drawn]
     new_environment = next((r["environment"] for r in again.values()), environment())
     return Reproduction(
-        suite=suite, sample=sample, sample_seed=sample_seed, date=datetime.now(timezone.utc).date().isoformat(),
+        suite=suite.suite, sample=sample, sample_seed=sample_seed, date=datetime.now(timezone.utc).date().isoformat(),
         runs=runs,
         environment_differences=_environment_differences([r.get("environment", {}) for r in drawn], new_environment),
         stored_fingerprints=sorted({_fingerprint(r.get("environment", {})) for r in drawn}),

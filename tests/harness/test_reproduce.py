@@ -104,3 +104,15 @@ def test_a_figure_of_the_machine_is_left_out():
     seeds = {("td3", "pendulum", "step_ms"): [68.6, 70.1, 71.2]}
     assert compare_run(stored, again, seeds, frozenset({"step_ms"})).outcome is Outcome.EXACT
     assert compare_run(stored, again, seeds).outcome is Outcome.OUTSIDE
+
+
+def test_curve_metrics_come_back_as_the_report_derives_them(cli, write_suite, store):
+    """A curve metric is derived from the stored curves when a report reads the runs: the runs made again get theirs
+    the same way, so an unchanged learner reproduces exactly (it came back NaN, 'outside', before)."""
+    from tests.harness.test_curve_metrics import TWO_LEARNERS
+    from tests.harness.test_curves import CURVE_PLUGIN
+
+    suite = str(write_suite(TWO_LEARNERS))
+    assert cli("run", suite, "--store", str(store), "--executor", "inline", "--plugin", CURVE_PLUGIN)[0] == 0
+    code, out, _ = cli("reproduce", suite, "--store", str(store), "--sample", "2", "--plugin", CURVE_PLUGIN)
+    assert code == 0 and "2 of 12 stored runs re-run: 2 exact" in out
