@@ -100,7 +100,7 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
               data_root: Path | None = None, jobs: int = 1, scratch: Path | None = None,
               plugins: tuple[str, ...] = (), machine_metrics: frozenset[str] = frozenset()) -> Reproduction:
     """Run `sample` of the suite's stored `records` again (a report's runs, `harness.reporting.load_report`);
-    `machine_metrics` (a time per step, say: `kind="hardware"`) measure the machine and are not compared."""
+    `machine_metrics` (see `machine_metrics`) measure the machine and are not compared."""
     ok = [r for r in records if r["status"] == "ok"]
     drawn = stratified_sample(ok, sample, sample_seed)
     with _scratch(scratch) as folder, _model_cache(folder / "models"):
@@ -111,7 +111,8 @@ def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, samp
             again = {r["run_key"]: r for r in with_curve_metrics(suite, store.records(), store.path)}
     cells = _seed_values(ok)
     runs = [compare_run(stored, again.get(stored["run_key"]), cells, machine_metrics) for stored in drawn]
-    new_environment = next((r["environment"] for r in again.values()), environment())
+    new_environment = next((again[r["run_key"]]["environment"] for r in drawn if r["run_key"] in again),
+                           environment())
     return Reproduction(
         suite=suite.suite, sample=sample, sample_seed=sample_seed, date=datetime.now(timezone.utc).date().isoformat(),
         runs=runs,
