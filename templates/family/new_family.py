@@ -20,8 +20,10 @@ Next, by hand (docs/adding-a-family.md):
      in baselines/, each method's parameters (with `tiny` values) in params.py; give the task a
      `tiny_instance` for tests/conformance, and every method a line in tests/repeat_runs/{name}.yaml.
   3. suites/{name}.yaml: the paper's datasets, its cited numbers as `references`, its claims as `claims`
-     (6 seeds or more); add the suite to reports/regenerate.sh and commit its report.
-  4. methods/{name}/README.md, and a row in the README's Families table.
+     (6 seeds or more); list it under `suites` in family.toml's [reports], run `python docs/gen_regenerate.py`,
+     and commit its report.
+  4. methods/{name}/README.md; family.toml's [readme] row, written into the README's Families table by
+     `python docs/gen_families_table.py`.
 """
 
 
