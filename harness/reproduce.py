@@ -28,6 +28,7 @@ import numpy as np
 from harness.comparison.classify import NUMERICAL_NOISE
 from harness.curve_metrics import with_curve_metrics
 from harness.environment import environment
+from harness.errors import HarnessError
 from harness.model_cache import CACHE_ENV
 from harness.registry import metrics as metric_registry
 from harness.reporting.model import ReportData
@@ -254,7 +255,12 @@ def write_reproduction(reproduction: Reproduction, path: Path) -> None:
 
 
 def read_reproduction(path: Path) -> Reproduction:
-    data = json.loads(path.read_text())
-    data.pop("counts", None)
-    data["runs"] = [ReproducedRun(**run | {"outcome": Outcome(run["outcome"])}) for run in data["runs"]]
-    return Reproduction(**data)
+    """The result `write_reproduction` wrote; a `HarnessError` naming the file for one that cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data.pop("counts", None)
+        data["runs"] = [ReproducedRun(**run | {"outcome": Outcome(run["outcome"])}) for run in data["runs"]]
+        return Reproduction(**data)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # bad JSON, a missing or unknown field
+        raise HarnessError(f"not a harness reproduce result ({type(exc).__name__}: {exc})", file=path,
+                           hint="Write it again with `harness reproduce SUITE --out FILE`, or remove it.") from None

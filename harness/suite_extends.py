@@ -58,7 +58,7 @@ def overlay(base: Any, own: Any, loc: Location = ()) -> tuple[Any, set[Location]
         return own, {loc}
     merged, owned = dict(base), set()
     for key, value in own.items():
-        if value is None and key != "extends":
+        if value is None:
             merged.pop(key, None)
             owned.add((*loc, key))
         elif isinstance(value, dict) and isinstance(base.get(key), dict):

@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the draw (default 0)")
     parser.add_argument("--jobs", "-j", type=at_least(1), default=1, help="parallel worker processes")
     parser.add_argument("--scratch", type=Path, default=None,
-                        help="keep the new runs and trained models in this folder (default: a temporary one)")
+                        help="keep the new runs and trained models in this folder (default: a temporary one); runs "
+                             "already stored there are compared, not made again")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE.json",
                         help="also write the result here; reports/<suite>/reproduce.json is cited by the report's "
                              "footer")

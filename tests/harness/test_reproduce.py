@@ -116,3 +116,12 @@ def test_curve_metrics_come_back_as_the_report_derives_them(cli, write_suite, st
     assert cli("run", suite, "--store", str(store), "--executor", "inline", "--plugin", CURVE_PLUGIN)[0] == 0
     code, out, _ = cli("reproduce", suite, "--store", str(store), "--sample", "2", "--plugin", CURVE_PLUGIN)
     assert code == 0 and "2 of 12 stored runs re-run: 2 exact" in out
+
+
+def test_a_damaged_reproduce_json_beside_a_report_is_a_clear_error(cli, write_suite, store, tmp_path):
+    suite = _stored(cli, write_suite, store)
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "reproduce.json").write_text('{"runs": [{"outcome": "exact"}]}')
+    code, _, err = cli("report", suite, "--store", str(store), "--out", str(tmp_path / "report"), "--format", "md")
+    assert code == 3 and "reproduce.json" in err and "not a harness reproduce result" in err
+    assert "Traceback" not in err
