@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, cast
 from harness.method_params import MethodParams, validate
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable, Sequence
+    from pathlib import Path
+
     import numpy as np
     import pandas as pd
 
     from harness.context import RunContext
+    from harness.predictions_schema import PredictionsSchema
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,27 @@ class Task(ABC):
     def score(self, instance: Instance, predictions: "pd.DataFrame", metrics: Mapping[str, Metric]) -> dict[str, float]:
         """Metric values keyed like `metrics`, computed from the predictions table alone."""
 
+    # The columns of `predictions`' table and how its rows group: the engine checks every table against it
+    # (a method's, a stored one re-scored, a user's file) before `score`, naming file, line and column.
+    # None: the task checks its tables itself.
+    predictions_schema: ClassVar["PredictionsSchema | None"] = None
+
+    def test_samples(self, instance: Instance) -> "Sequence[Hashable] | None":
+        """The ids of the instance's test samples, as the `predictions_schema`'s sample column holds them: the
+        engine then refuses a table that answers an unknown sample or, where the schema says so, leaves one
+        out. None (the default): only the table's own consistency is checked."""
+        return None
+
+    def checked(self, instance: Instance, predictions: "pd.DataFrame", *, file: "Path | None" = None,
+                lines: "Sequence[int] | None" = None) -> "pd.DataFrame":
+        """`predictions` checked against `predictions_schema` and the instance's test samples (a `DataError`
+        naming `file`, the row's line and the column), as the engine does before every `score`."""
+        if self.predictions_schema is None:
+            return predictions
+        from harness.predictions_check import checked_table  # pandas: in the worker, not the coordinator
+
+        return checked_table(self.predictions_schema, predictions, self.test_samples(instance), file=file,
+                             lines=lines)
 
     def resample(self, instance: Instance, rng: "np.random.Generator") -> Instance | None:
         """The instance with its test samples drawn with replacement, for a within-run bootstrap.

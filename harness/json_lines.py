@@ -10,22 +10,22 @@ from typing import Any
 from harness.errors import DataError
 
 
-def json_object(line: str, path: Path, number: int, keys: Set[str]) -> dict[str, Any]:
-    """`line` (line `number` of `path`) parsed as a JSON object whose keys are all in `keys`."""
+def json_object(line: str, path: Path, number: int, keys: Set[str] | None) -> dict[str, Any]:
+    """`line` (line `number` of `path`) parsed as a JSON object whose keys are all in `keys` (None: any)."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON: {exc.msg}", file=path, line=number, column=exc.colno) from None
     if not isinstance(record, dict):
         raise DataError(f"a line holds one JSON object, got {type(record).__name__}", file=path, line=number)
-    unknown = sorted(set(record) - set(keys))
+    unknown = [] if keys is None else sorted(set(record) - set(keys))
     if unknown:
         raise DataError(f"unknown key {unknown[0]!r}", file=path, line=number, field=unknown[0],
-                        hint=f"A line takes {', '.join(sorted(keys))}.")
+                        hint=f"A line takes {', '.join(sorted(keys or ()))}.")
     return record
 
 
-def json_objects(path: Path, keys: Set[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+def json_objects(path: Path, keys: Set[str] | None) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) of every non-blank line of `path`, each checked by `json_object`; an unreadable
     file is a `DataError` naming it."""
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.contracts import Instance, Metric, Task
@@ -14,6 +15,8 @@ from harness.run_spec import RunSpec
 from harness.registry import datasets, metrics, tasks
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
 
 _DATA_CACHE: OrderedDict[str, Any] = OrderedDict()
@@ -26,8 +29,14 @@ class RunInputs:
     instance: Instance
     metrics: dict[str, Metric]  # suite metric name -> registered metric
 
+    def checked(self, predictions: "pd.DataFrame", *, file: Path | None = None,
+                lines: "Sequence[int] | None" = None) -> "pd.DataFrame":
+        """`Task.checked` on the run's instance: every table passes here once before it is scored."""
+        return self.task.checked(self.instance, predictions, file=file, lines=lines)
+
     def score(self, predictions: "pd.DataFrame", instance: Instance | None = None) -> dict[str, float]:
-        """The run's metrics of `predictions` on its instance (or on `instance`, a resample of it)."""
+        """The run's metrics of `predictions` (a `checked` table) on its instance (or on `instance`, a
+        resample of it)."""
         return self.task.score(self.instance if instance is None else instance, predictions, self.metrics)
 
 

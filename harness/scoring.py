@@ -54,9 +54,10 @@ def score_runs(planned: list[RunSpec], store: Store, force: bool = False) -> Sco
 def rescore(spec: RunSpec, original: RunRecord, store: Path) -> RunRecord:
     """A new record for `spec` scored from the stored predictions of `original`, a run of the store `store`."""
     assert original.predictions is not None  # only runs with predictions are re-scored (`score_runs`)
-    predictions = pd.read_parquet(stored_file(store, original.predictions))
+    inputs = run_inputs(spec)
+    predictions = inputs.checked(pd.read_parquet(stored_file(store, original.predictions)))
     return original.changed(
         run_key=spec.run_key, run_id=spec.run_id, suite=spec.suite,
         metric_names=spec.metrics, metric_versions=spec.metric_versions,
-        metrics=run_inputs(spec).score(predictions), rescored_from=original.run_id, finished_at=utc_now(),
+        metrics=inputs.score(predictions), rescored_from=original.run_id, finished_at=utc_now(),
     )

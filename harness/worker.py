@@ -96,8 +96,7 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
 
         produced.device = "none (scored predictions)"
         produced.determinism = Determinism.PER_NUMERICS.value  # a fixed file, scored in float arithmetic
-        produced.metrics = score_predictions_file(inputs.task, inputs.instance, Path(spec.predictions_file),
-                                                  inputs.metrics)
+        produced.metrics = score_predictions_file(inputs, Path(spec.predictions_file))
     else:
         assert spec.impl is not None  # the planner gives every spec an impl or a predictions file
         method = methods.get(spec.impl)(**spec.params)
@@ -115,7 +114,7 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
                 produced.curves = files.named_in_record(files.curves)
         _check_memory(spec, produced.measurements["peak_rss_mb"]["value"])
         produced.measurements.update(ctx.to_json())
-        predictions = inputs.task.predictions(inputs.instance, output)
+        predictions = inputs.checked(inputs.task.predictions(inputs.instance, output))
         _write_atomically(predictions, files.predictions, write_table)
         produced.predictions = files.named_in_record(files.predictions)
         produced.metrics = inputs.score(predictions)

@@ -26,7 +26,7 @@ def within_run_stderr(planned: list[RunSpec], records: list[dict[str, Any]], sto
         if spec is None or record["status"] != "ok" or not record.get("predictions"):
             continue
         inputs = run_inputs(spec)
-        predictions = pd.read_parquet(stored_file(store.path, record["predictions"]))
+        predictions = inputs.checked(pd.read_parquet(stored_file(store.path, record["predictions"])))
         rng = np.random.default_rng(spec.seed)
         draws = []
         for _ in range(resamples):

@@ -72,9 +72,10 @@ def test_every_problem_with_a_predictions_file_names_it(case, cli, write_suite, 
     assert str(path) in record["error"]
 
 
-@pytest.mark.parametrize(("case", "row", "value"), [("NaN", 3, "nan"), ("inf", 5, "inf"), ("-inf", 7, "-inf")])
+@pytest.mark.parametrize(("case", "row", "value"), [("NaN", 3, "an empty value"), ("inf", 5, "inf, not a finite"),
+                                                   ("-inf", 7, "-inf, not a finite")])
 def test_a_non_finite_score_is_an_error_naming_its_row_and_column(case, row, value, cli, write_suite, store, path):
     BAD_FILES[case](path)
     cli("score", str(write_suite(SUITE)), "--store", str(store))
     [record] = Store(store).records()
-    assert f"{path}: score: row {row} (counting from 0) holds {value}" in record["error"]
+    assert f"{path}: score: row {row} (counting from 0): holds {value}" in record["error"]

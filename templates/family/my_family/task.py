@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
-
-PREDICTION_COLUMNS = ("sample", "score")  # a bring-your-own predictions file has these columns
+from harness.predictions_schema import Column, PredictionsSchema
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,16 @@ def held_out_fraction(split: Mapping[str, Any]) -> float:
 class PointScoring(Task):
     """Score test points for the positive class; a new random split per seed."""
 
+    # One row per test point. The engine checks every table against this before `score` (a method's, and a
+    # bring-your-own file's, naming its line and column), so `score` reads a table it can trust.
+    predictions_schema = PredictionsSchema(
+        (Column("sample", "integer", description="the point's row in the dataset"),
+         Column("score", "number", description="higher: more likely positive")),
+        sample="sample", other_samples_ok=True)  # a file may score every point of the dataset
+
+    def test_samples(self, instance: Instance) -> np.ndarray:
+        return instance.truth.test_idx
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         held_out_fraction(split)
 
@@ -91,7 +100,8 @@ class PointScoring(Task):
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         truth: ScoringTruth = instance.truth
-        scores = scores_of(predictions, truth.test_idx)
+        # The table is checked: one row per test point. A bootstrap resample repeats some of them.
+        scores = predictions.set_index("sample")["score"].loc[truth.test_idx].to_numpy(np.float64)
         return {key: metric(truth.test_y, scores) for key, metric in metrics.items()}
 
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
@@ -100,19 +110,3 @@ class PointScoring(Task):
         draw = rng.integers(0, truth.test_idx.size, truth.test_idx.size)
         return Instance(instance.inputs, ScoringTruth(truth.test_idx[draw], truth.test_y[draw]))
 
-
-def scores_of(predictions: pd.DataFrame, samples: np.ndarray) -> np.ndarray:
-    """The scores of `samples`, in their order, from a predictions table (a run's, or a user's file)."""
-    missing = [column for column in PREDICTION_COLUMNS if column not in predictions.columns]
-    if missing:
-        raise DataError(f"predictions lack column {missing[0]!r}", field=missing[0],
-                        hint="A predictions table has one row per test point, with columns sample and score.")
-    if predictions["sample"].duplicated().any():
-        twice = predictions["sample"][predictions["sample"].duplicated()].iloc[0]
-        raise DataError(f"sample {twice} has more than one score", field="sample")
-    by_sample = pd.Series(predictions["score"].to_numpy(dtype=np.float64), index=predictions["sample"].to_numpy())
-    absent = samples[~np.isin(samples, by_sample.index)]
-    if absent.size:
-        raise DataError(f"{absent.size} of {samples.size} test points have no score, e.g. sample {absent[0]}",
-                        field="sample", hint="Score every test point (or every point of the dataset).")
-    return by_sample.loc[samples].to_numpy()

@@ -65,8 +65,8 @@ def test_predictions_missing_a_test_point_name_it():
     task = PointScoring()
     instance = task.instance(gaussian_blobs(num_points=40), {}, seed=0)
     predictions = task.predictions(instance, np.zeros(20)).iloc[1:]
-    with pytest.raises(DataError, match=f"sample {instance.truth.test_idx[0]}"):
-        task.score(instance, predictions, {"auroc": AUROC})
+    with pytest.raises(DataError, match=f"1 test sample.*no row, e.g. {instance.truth.test_idx[0]}"):
+        task.checked(instance, predictions)  # what the engine does before every score
 
 
 def test_a_users_csv_is_read_and_a_bad_label_is_refused_with_its_line(tmp_path):
