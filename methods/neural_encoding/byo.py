@@ -1,13 +1,12 @@
-"""Bring your own predicted traces: a model's predictions for a real test split (e.g. Sensorium or OmniMouse
-test trials), scored with the family's metrics.
+"""Bring your own test split: a real recording's test trials (e.g. Sensorium or OmniMouse), against which a
+model's predictions file (a suite's `predictions:` entry, the task's table) is scored with the family's metrics.
 
 Format: a folder with one `.npz` file per session (sessions in file-name order), each holding
   responses    float (trials, time, neurons)  the recorded responses of the test trials
-  predictions  float (trials, time, neurons)  the model's predictions, same shape, finite
   movie        int   (trials,)  optional: the test stimulus of each trial; repeats of one stimulus share an id,
                which gives correlation to average and FEVE (every id must appear at least twice)
-The traces fill one task column (`column`, default pop_stim: stimulus-driven prediction of every neuron over
-the whole trial); the `recorded` method replays them.
+The responses are the targets of one task column (`column`, default pop_stim: stimulus-driven prediction of
+every neuron over the whole trial), at every time bin and neuron: a predictions row's `time` and `unit` index them.
 """
 from __future__ import annotations
 
@@ -25,43 +24,37 @@ from methods.neural_encoding.problem import EncodingInputs, EncodingTruth, Targe
 class RecordedTraces:
     column: str
     targets: tuple[Target, ...]
-    predictions: tuple[np.ndarray, ...]
 
     def instance(self) -> Instance:
-        inputs = EncodingInputs(train=(), test={self.column: ()}, recorded={self.column: self.predictions})
-        return Instance(inputs, EncodingTruth({self.column: self.targets}))
+        """Nothing to train on and no test view: only a predictions file is scored here."""
+        return Instance(EncodingInputs(train=(), test={self.column: ()}), EncodingTruth({self.column: self.targets}))
 
 
 def _array(archive: np.lib.npyio.NpzFile, field: str, file: Path) -> np.ndarray:
     if field not in archive.files:
         raise DataError(f"no field {field!r} (found: {', '.join(archive.files) or 'none'})", file=file, field=field,
-                        hint="Each session file holds responses and predictions (trials, time, neurons).")
+                        hint="Each session file holds the responses (trials, time, neurons).")
     return np.asarray(archive[field])
 
 
-def read_session(file: Path) -> tuple[Target, np.ndarray]:
-    """One session file as (target, predictions); a `DataError` names the file and the field at fault."""
+def read_session(file: Path) -> Target:
+    """One session file's targets; a `DataError` names the file and the field at fault."""
     try:
         archive = np.load(file, allow_pickle=False)
     except (OSError, ValueError) as exc:
         raise DataError(f"cannot be read as .npz: {exc}", file=file) from None
     with archive:
         responses = _array(archive, "responses", file).astype(np.float64)
-        predictions = _array(archive, "predictions", file).astype(np.float64)
         movie = np.asarray(archive["movie"]) if "movie" in archive.files else None
     if responses.ndim != 3 or min(responses.shape) < 1:
         raise DataError(f"responses must be (trials, time, neurons), got shape {responses.shape}", file=file,
                         field="responses")
-    if predictions.shape != responses.shape:
-        raise DataError(f"predictions have shape {predictions.shape}, responses {responses.shape}", file=file,
-                        field="predictions")
-    for field, values in (("responses", responses), ("predictions", predictions)):
-        if not np.isfinite(values).all():
-            raise DataError("holds NaN or infinite values", file=file, field=field)
+    if not np.isfinite(responses).all():
+        raise DataError("holds NaN or infinite values", file=file, field="responses")
     if movie is not None:
         _check_movie(movie, responses.shape[0], file)
     times, units = np.arange(responses.shape[1]), np.arange(responses.shape[2])
-    return Target(responses, times, units, None if movie is None else movie.astype(np.int64)), predictions
+    return Target(responses, times, units, None if movie is None else movie.astype(np.int64))
 
 
 def _check_movie(movie: np.ndarray, trials: int, file: Path) -> None:
@@ -83,6 +76,5 @@ def load_traces(path: Path, column: str = "pop_stim") -> RecordedTraces:
         raise DataError("is not a folder of per-session .npz files", file=path)
     files = sorted(path.glob("*.npz"))
     if not files:
-        raise DataError("holds no .npz session files", file=path, hint="One file per session: responses, predictions.")
-    sessions = [read_session(file) for file in files]
-    return RecordedTraces(column, tuple(t for t, _ in sessions), tuple(p for _, p in sessions))
+        raise DataError("holds no .npz session files", file=path, hint="One file per session: its responses.")
+    return RecordedTraces(column, tuple(read_session(file) for file in files))

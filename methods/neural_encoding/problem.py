@@ -41,7 +41,6 @@ class EncodingInputs:
     train: tuple[TrainSession, ...]              # every session a method may train on
     test: dict[str, tuple[TestView, ...]]        # per column, per evaluated session
     oracle: tuple[Oracle, ...] | None = None     # per evaluated session (simulated data only)
-    recorded: dict[str, tuple[np.ndarray, ...]] | None = None  # bring-your-own predictions, per column
 
     @property
     def columns(self) -> tuple[str, ...]:

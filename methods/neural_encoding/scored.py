@@ -1,8 +1,9 @@
 """A predictions table read back against the truth: per column and evaluated session, the target array and
 the prediction array of the same shape, which every metric of the family reads.
 
-Predictions table, one row per predicted value: `column`, `session`, `trial` (position among the session's
-test trials), `time` (bin), `unit` (neuron, or behaviour channel), `prediction`.
+The predictions table (`NeuralEncoding.predictions_schema`) has one row per predicted value: `column`, `session`,
+`trial` (position among the session's test trials), `time` (bin), `unit` (neuron, or behaviour channel),
+`prediction`; the engine has checked its columns, kinds and finiteness, and that no value comes twice.
 """
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ import pandas as pd
 
 from harness import DataError
 from methods.neural_encoding.problem import EncodingTruth, Target
-
-COLUMNS = ("column", "session", "trial", "time", "unit", "prediction")
 
 
 @dataclass(frozen=True)
@@ -33,12 +32,8 @@ def table_of(column: str, session: int, target: Target, prediction: np.ndarray) 
 
 
 def scored_columns(truth: EncodingTruth, predictions: pd.DataFrame) -> ScoredColumns:
-    """Aligns the table with the targets; a `DataError` names a missing column or a (column, session) whose
-    rows do not cover its targets exactly once."""
-    missing = [c for c in COLUMNS if c not in predictions.columns]
-    if missing:
-        raise DataError(f"predictions lack column {missing[0]!r}", field=missing[0],
-                        hint="A neural-encoding predictions table has columns " + ", ".join(COLUMNS) + ".")
+    """Aligns the table with the targets; a `DataError` names an unknown column or session, or a (column,
+    session) whose rows do not cover its targets' trials x times x units."""
     pairs: dict[str, list[tuple[Target, np.ndarray]]] = {}
     for (column, session), rows in predictions.groupby(["column", "session"], sort=True):
         targets = truth.targets.get(str(column))

@@ -1,6 +1,7 @@
 """The contract `neural_encoding.omnimouse`: OmniMouse's seven task columns (forecast, forecast + stimulus,
 population completion, population + stimulus, gaze, pupil, running; spec shared/papers/omnimouse.md) on a
-simulated cortex, or a user's predicted traces for a real test split scored with the same metrics.
+simulated cortex, or a user's recorded test split (the `traces` loader) against which their model's predictions file
+is scored with the same metrics.
 
 Each seed simulates a new cortex from the loader's `CortexSpec`. A method sees every session's training trials
 and, per column, the evaluated sessions' test trials with that column's targets zeroed (`TestView`); it returns
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from harness import Instance, Metric, Task
+from harness.predictions_schema import Column as TableColumn, PredictionsSchema
 from methods.neural_encoding.byo import RecordedTraces
 from methods.neural_encoding.columns import BY_NAME, Column
 from methods.neural_encoding.cortex import CortexSpec, Session, simulate
@@ -68,7 +70,20 @@ def leave_one_out_mean(spikes: np.ndarray, movie: np.ndarray) -> np.ndarray:
 
 
 class NeuralEncoding(Task):
-    """Seven masked prediction tasks on one simulated cortex per seed (or the user's recorded traces)."""
+    """Seven masked prediction tasks on one simulated cortex per seed (or the user's recorded test split)."""
+
+    # One row per predicted value. The engine checks kinds, finiteness and that no value is answered twice;
+    # `scored_columns` checks each (column, session)'s rows against its targets' trials x times x units, which
+    # differ per column and session, so the task lists no test samples.
+    predictions_schema = PredictionsSchema(
+        (TableColumn("column", "text", description="the task column: forecast, forecast_stim, population, pop_stim, "
+                                                   "gaze, pupil or running"),
+         TableColumn("session", "integer", description="the evaluated session, from 0"),
+         TableColumn("trial", "integer", description="the trial's position among the session's test trials"),
+         TableColumn("time", "integer", description="the time bin"),
+         TableColumn("unit", "integer", description="the neuron, or the behaviour channel"),
+         TableColumn("prediction", "number")),
+        sample="trial", per=("column", "session", "time", "unit"))
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         split_spec(split)
@@ -90,15 +105,9 @@ class NeuralEncoding(Task):
     tiny_instance_is_slow = False
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Two sessions of 12 neurons, 12 training trials of 16 bins, 2 test movies x 2 repeats, 12-pixel frames;
-        the true rates recorded as pop_stim traces for the `recorded` method."""
+        """Two sessions of 12 neurons, 12 training trials of 16 bins, 2 test movies x 2 repeats, 12-pixel frames."""
         spec = CortexSpec(sessions=2, neurons=12, train_trials=12, test_movies=2, repeats=2, time_bins=16, frame=12)
-        instance = self.instance(spec, {}, seed)
-        inputs: EncodingInputs = instance.inputs
-        assert inputs.oracle is not None  # a simulated instance carries it
-        traces = tuple(o.rates[:, v.times][:, :, v.units] for o, v in zip(inputs.oracle, inputs.test["pop_stim"],
-                                                                           strict=True))
-        return Instance(replace(inputs, recorded={"pop_stim": traces}), instance.truth)
+        return self.instance(spec, {}, seed)
 
     def hide_test_labels(self, inputs: EncodingInputs, rng: np.random.Generator) -> EncodingInputs:
         """The oracle's rates and repeat means (read by the reference predictors alone) replaced by noise."""
@@ -122,8 +131,8 @@ class NeuralEncoding(Task):
                 raise ValueError(f"column {column!r}: {len(arrays)} arrays for {len(targets)} evaluated sessions")
             for session, (goal, array) in enumerate(zip(targets, arrays, strict=True)):
                 array = np.asarray(array, dtype=np.float64)
-                if array.shape != goal.values.shape or not np.isfinite(array).all():
-                    raise ValueError(f"column {column!r}, session {session}: predictions must be finite of shape "
+                if array.shape != goal.values.shape:
+                    raise ValueError(f"column {column!r}, session {session}: predictions must have shape "
                                      f"{goal.values.shape}, got {array.shape}")
                 tables.append(table_of(column, session, goal, array))
         if not tables:

@@ -20,8 +20,9 @@ LOSS_WINDOW = 20
 def check_train_sessions(inputs: EncodingInputs, count: int | None) -> tuple[TrainSession, ...]:
     """The first `count` training sessions (all by default); the evaluated sessions must be among them."""
     if not inputs.train:
-        raise DataError("this dataset has no training trials (recorded traces are scored with `recorded` alone)",
-                        field="method")
+        raise DataError("this dataset has no training trials: a recorded test split (the traces loader) scores "
+                        "your model's predictions file", field="method",
+                        hint='Give the method as `mine: {predictions: "preds/{method}/{dataset}/{seed}.parquet"}`.')
     evaluated = max((len(views) for views in inputs.test.values()), default=0)
     count = len(inputs.train) if count is None else count
     if not evaluated <= count <= len(inputs.train):
