@@ -10,14 +10,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from harness import Instance, Method, Metric, RunContext, Task
+from harness import DataError, Instance, Method, Metric, RunContext, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.dynamic_splatting.byo import RenderSet
 from methods.dynamic_splatting.params import RecordedParams
 from methods.dynamic_splatting.scored import ScoredMotion, ViewPair
 
 
 class RenderScoring(Task):
+    # A view is the sample and each of its pixels a row: the engine checks that every image row `y` has every view,
+    # numbered pixels `x` once each; `score` checks that the rows and pixels fill the views.
+    predictions_schema = PredictionsSchema(
+        (Column("view", "integer", description="the view's place among rgb/'s names, sorted"),
+         Column("y", "integer"), Column("x", "integer"),
+         *(Column(channel, "number", description="in [0, 1]") for channel in "rgb")),
+        sample="view", per=("y",), repeat="x")
+
+    def test_samples(self, instance: Instance) -> range:
+        return range(len(instance.truth.names))
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "dynamic_splatting.renders")
 
@@ -48,11 +60,25 @@ class RenderScoring(Task):
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         truth: RenderSet = instance.truth
+        _check_pixels(predictions, truth.targets.shape)
         ordered = predictions.sort_values(["view", "y", "x"])
         rendered = ordered[["r", "g", "b"]].to_numpy(np.float64).reshape(truth.targets.shape)
         scored = ScoredMotion((ViewPair(rendered, truth.targets, truth.masks),), np.zeros((0, 0)),
                               np.zeros(0, dtype=bool), np.zeros((0, 0), dtype=bool), np.zeros(0), np.zeros(0))
         return {key: metric(scored) for key, metric in metrics.items()}
+
+
+def _check_pixels(predictions: pd.DataFrame, shape: tuple[int, ...]) -> None:
+    """Each (view, y, x) once and each view known (the engine's check), every y and x inside the image and as many
+    rows as pixels: then every pixel of every view has its row."""
+    views, height, width, _ = shape
+    for column, size in (("y", height), ("x", width)):
+        outside = predictions[column][~predictions[column].between(0, size - 1)]
+        if len(outside):
+            raise DataError(f"{column} = {outside.iloc[0]} is outside the views' {size} pixels", field=column)
+    if len(predictions) != views * height * width:
+        raise DataError(f"{len(predictions)} rows for {views} views of {height} x {width} pixels: every pixel needs "
+                        "its row", field="x")
 
 
 class RecordedRenders(Method[RecordedParams]):

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from harness import DataError
 from methods.dynamic_splatting.observation import Observation
 from methods.dynamic_splatting.views import Appearance
 
@@ -37,10 +38,12 @@ def _positions(predictions: pd.DataFrame, columns: list[str], frames: int, count
 
 
 def scored_motion(truth: Observation, predictions: pd.DataFrame) -> ScoredMotion:
+    """`predictions` checked by the engine: every Gaussian once in each frame it has; the frames must be the scene's."""
     frames, count, _ = truth.scene.positions.shape
-    if len(predictions) != frames * count:
-        raise ValueError(f"the predictions table has {len(predictions)} rows, not frames x Gaussians = "
-                         f"{frames * count}")
+    found = np.unique(predictions["frame"].to_numpy())
+    if not np.array_equal(found, np.arange(frames)):
+        raise DataError(f"the predictions' frames are {_listed(found)}, the scene's 0 to {frames - 1}", field="frame",
+                        hint="Give every Gaussian a row in every frame, frame 0 (the canonical one) included.")
     positions = _positions(predictions, ["x", "y", "z"], frames, count)
     assessed = _positions(predictions, ["assessed_x", "assessed_y", "assessed_z"], frames, count)
     uncertainty = predictions[predictions["frame"] == 0].sort_values("gaussian")["uncertainty"].to_numpy(float)
@@ -51,3 +54,8 @@ def scored_motion(truth: Observation, predictions: pd.DataFrame) -> ScoredMotion
     error = np.linalg.norm(positions - truth.scene.positions, axis=-1)
     assessed_error = np.linalg.norm(assessed - truth.scene.positions, axis=-1).mean(axis=0)
     return ScoredMotion(views, error, truth.scene.moving, truth.seen, uncertainty, assessed_error)
+
+
+def _listed(values: np.ndarray, shown: int = 6) -> str:
+    words = [str(v) for v in values[:shown]] + (["..."] if len(values) > shown else [])
+    return ", ".join(words) or "none"

@@ -19,6 +19,7 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.dynamic_splatting.scenes import SceneSpec, generate
 
 if TYPE_CHECKING:  # torch-backed modules: `harness validate` and `plan` import this contract without torch
@@ -58,6 +59,19 @@ class MotionInputs:
 
 class DynamicMotion(Task):
     """Each seed generates a new scene of the dataset's kind and a new motion prior."""
+
+    # Every Gaussian has a row in every frame (scored checks that the frames are the scene's); the per-Gaussian
+    # uncertainty repeats on its rows, and it and the positions it rates are empty where a method has none.
+    predictions_schema = PredictionsSchema(
+        (Column("frame", "integer"), Column("gaussian", "integer", description="the Gaussian's index in the scene"),
+         Column("x", "number"), Column("y", "number"), Column("z", "number"),
+         Column("uncertainty", "number", may_be_empty=True, description="the Gaussian's, the same in every frame"),
+         *(Column(f"assessed_{axis}", "number", may_be_empty=True, description="the position the uncertainty rates")
+           for axis in "xyz")),
+        sample="gaussian", per=("frame",))
+
+    def test_samples(self, instance: Instance) -> range:
+        return range(instance.truth.scene.positions.shape[1])
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "dynamic_splatting.motion", "the scene's sizes are the loader's arguments")
