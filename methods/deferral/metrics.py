@@ -5,15 +5,43 @@ the 0-1 loss for classification and the squared error on the standardised target
 """
 from __future__ import annotations
 
-from functools import partial
+from dataclasses import dataclass
+from functools import cached_property, partial
 
 import numpy as np
 
 from harness import Metric
-from methods.deferral.losses import loss
-from methods.deferral.scored import OperatingPoint, ScoredAllocation
+from methods.deferral.losses import expected_model_loss, loss
+from methods.deferral.problem import AllocationTruth
 
 MAX_EXPERTS = 6  # share metrics exist for entities 0..MAX_EXPERTS; the k(x) histogram for k = 1..MAX_EXPERTS + 1
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    consulted: np.ndarray  # bool (n, E)
+    decision: np.ndarray   # (n,)
+
+
+@dataclass(frozen=True)
+class ScoredAllocation:
+    """The truth and a method's operating points (point 0 first: the method as configured), aligned with the
+    test samples (`DeferralAllocation.score` reads them from the predictions table)."""
+
+    truth: AllocationTruth
+    points: tuple[OperatingPoint, ...]
+    model_answer: np.ndarray  # (n,) entity 0's answers at point 0
+
+    @property
+    def main(self) -> OperatingPoint:
+        return self.points[0]
+
+    @cached_property
+    def expected_costs(self) -> np.ndarray:
+        """(n, E) exact E[c_j | x]: the method's entity-0 answers and the panel's competence map."""
+        truth = self.truth
+        model = expected_model_loss(truth.kind, self.model_answer, truth.y, truth.posterior)
+        return np.column_stack([model, truth.expert_expected_loss]) + truth.costs[None, :]
 
 
 def accuracy(run: ScoredAllocation) -> float:

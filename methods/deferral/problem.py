@@ -53,7 +53,8 @@ class DeferralProblem:
 
     @property
     def sample_ids(self) -> np.ndarray:
-        return np.arange(self.y.size) if self.ids is None else self.ids
+        """The ids as texts, as the predictions table's `sample` column holds them (a file's may be names)."""
+        return (np.arange(self.y.size) if self.ids is None else self.ids).astype(str)
 
 
 @dataclass(frozen=True)

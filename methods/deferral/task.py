@@ -3,9 +3,10 @@ experts) and decide from their answers (Top-k L2D, Montreuil et al., arXiv 2504.
 
 A method sees the labelled train and validation parts with every entity's answers there, the test features
 with the fixed model's outputs, and the entities' costs; it returns an `Allocation`. The task aggregates the
-consulted answers (weighted vote, or weighted mean) into decisions. Predictions table, one row per
-(operating point, test sample): `point` (0 = the method as configured), `sample`, `decision`, `model_answer`
-(what entity 0 answered) and one boolean `consult_<entity>` column per entity. Scoring reads that table alone.
+consulted answers (weighted vote, or weighted mean) into decisions. Predictions table (`predictions_schema`),
+one row per (operating point, test sample): `point` (0 = the method as configured), `sample`, `decision`,
+`model_answer` (what entity 0 answered) and one boolean `consult_<entity>` column per entity. Scoring reads that
+table alone.
 """
 from __future__ import annotations
 
@@ -17,16 +18,28 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.deferral.aggregation import aggregate
 from methods.deferral.base_model import fit_fixed_model
 from methods.deferral.losses import expected_model_loss
+from methods.deferral.metrics import OperatingPoint, ScoredAllocation
 from methods.deferral.problem import MODEL, Allocation, AllocationInputs, AllocationTruth, DeferralProblem, Part
-from methods.deferral.scored import consult_column, scored_allocation
 from methods.deferral.splits import four_parts, split_spec
 
 
 class DeferralAllocation(Task):
     """Learning to defer to one or several entities; a new split and new expert draws per seed."""
+
+    predictions_schema = PredictionsSchema(
+        (Column("point", "integer", description="0: the method as configured; 1, 2, ...: its other operating points"),
+         Column("sample", "text", description="the test sample's id (a row number, or a bring-your-own file's id)"),
+         Column("decision", "number", description="the aggregated answer: a class, or a regression value"),
+         Column("model_answer", "number", description="what entity 0 (the fixed model) answered"),
+         Column("consult_", "boolean", prefix=True, description="consult_<entity>: whether the sample consults it")),
+        sample="sample", per=("point",))
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return instance.truth.sample.tolist()
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         split_spec(split)
@@ -104,6 +117,32 @@ class DeferralAllocation(Task):
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         scored = scored_allocation(instance.truth, predictions)
         return {key: metric(scored) for key, metric in metrics.items()}
+
+
+def consult_column(entity: str) -> str:
+    return f"consult_{entity}"
+
+
+def scored_allocation(truth: AllocationTruth, predictions: pd.DataFrame) -> ScoredAllocation:
+    """The operating points of a checked table (`predictions_schema`) aligned with `truth.sample`; a `DataError`
+    names what only this task knows: a `consult_` column missing for an entity, a gap in the points' numbers, a
+    sample that consults nobody."""
+    consults = [consult_column(entity) for entity in truth.entities]
+    missing = [column for column in consults if column not in predictions.columns]
+    if missing:
+        raise DataError(f"predictions lack column {missing[0]!r} (found: {', '.join(map(str, predictions.columns))})",
+                        field=missing[0], hint="Give a consult_<entity> column for each of " + ", ".join(consults))
+    numbers = sorted(int(p) for p in predictions["point"].unique())
+    if not numbers or numbers != list(range(len(numbers))):  # an empty table has no point 0
+        raise DataError(f"operating points must be numbered 0, 1, ... without gaps, got {numbers[:6]}", field="point")
+    tables = [predictions[predictions["point"] == number].set_index("sample").loc[truth.sample] for number in numbers]
+    points = []
+    for number, rows in enumerate(tables):
+        consulted = rows[consults].to_numpy(dtype=bool)
+        if not consulted.any(axis=1).all():
+            raise DataError(f"operating point {number} has a sample that consults no entity", field=consults[0])
+        points.append(OperatingPoint(consulted, rows["decision"].to_numpy()))
+    return ScoredAllocation(truth, tuple(points), tables[0]["model_answer"].to_numpy())
 
 
 def _checked(output: Any, num_test: int, num_entities: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:

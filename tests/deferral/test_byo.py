@@ -1,4 +1,5 @@
-"""Bring-your-own expert answers: CSV and Parquet, experts in a second file, and every mistake named."""
+"""Bring your own expert answers (CSV and Parquet, experts in a second file) or your own predictions table (a
+suite's `predictions:` file, checked by the engine against the task's schema), every mistake named."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +7,9 @@ import pandas as pd
 import pytest
 
 from harness import DataError
+from harness.registry import metrics
+from harness.store import Store
+from methods.deferral.baselines.random_k import RandomK
 from methods.deferral.byo import load_expert_table
 from methods.deferral.topk import TopKL2D
 from tests.deferral.conftest import TASK
@@ -119,3 +123,48 @@ def test_a_suite_on_the_users_file_runs_and_a_broken_file_exits_3(cli, write_sui
     code, _, err = cli("run", suite, "--store", str(tmp_path / "b.sqlite"), "--data-root", str(tmp_path),
                        plugin=False)
     assert code == 3 and f"{tmp_path / 'mine.csv'}: label: no column 'label'" in err and "Traceback" not in err
+
+
+# The user's experts of SUITE, and their own allocations of its test samples (named by the file's ids).
+THEIR_PREDICTIONS = SUITE.replace("topk: {impl: topk, params: {k: 2, epochs: 20}}",
+                                  'theirs: {predictions: "preds/{method}/{dataset}/{seed}.csv"}')
+
+
+def _their_table(tmp_path):  # noqa: ANN001, ANN202
+    """RandomK's predictions on the suite's instance, where the suite looks for them, and their own metrics."""
+    _samples(n=120).to_csv(tmp_path / "mine.csv", index=False)
+    instance = TASK.instance(load_expert_table(tmp_path / "mine.csv", costs=COSTS), {}, 0)
+    table = TASK.predictions(instance, RandomK(k=2).run(instance.inputs, context()))
+    chosen = {name: metrics.get(f"deferral.{name}") for name in ("accuracy", "total_cost", "regret")}
+    path = tmp_path / "preds" / "theirs" / "mine" / "0.csv"
+    path.parent.mkdir(parents=True)
+    return table, TASK.score(instance, TASK.checked(instance, table), chosen), path
+
+
+def _score(cli, write_suite, store, tmp_path) -> dict:  # noqa: ANN001
+    cli("score", str(write_suite(THEIR_PREDICTIONS)), "--store", str(store), "--data-root", str(tmp_path),
+        plugin=False)
+    [record] = Store(store).records()
+    return record
+
+
+def test_a_predictions_file_in_the_tasks_table_scores_as_the_method_that_made_it(cli, write_suite, store, tmp_path):
+    table, own, path = _their_table(tmp_path)
+    assert table["sample"].str.startswith("img").all()
+    table.to_csv(path, index=False)
+    record = _score(cli, write_suite, store, tmp_path)
+    assert record["status"] == "ok" and record["metrics"] == pytest.approx(own)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t.assign(decision=t["decision"].astype(object).where(t.index != 4, "cat")),
+     ":6: decision: 'cat' is not a number"),
+    (lambda t: t.drop(index=7), ": sample: 1 test sample(s) have no row for point 0, e.g. 'img"),
+    (lambda t: t.drop(columns="consult_bob"), ": consult_bob: predictions lack column 'consult_bob'"),
+])
+def test_a_broken_predictions_file_is_named_with_its_line_and_column(cli, write_suite, store, tmp_path, change,
+                                                                      message):
+    table, _, path = _their_table(tmp_path)
+    change(table).to_csv(path, index=False)
+    record = _score(cli, write_suite, store, tmp_path)
+    assert record["status"] != "ok" and f"{path}{message}" in record["error"]

@@ -8,8 +8,9 @@ from sklearn.metrics import accuracy_score, mean_squared_error, r2_score
 
 from methods.deferral import metrics as m
 from methods.deferral.baselines.random_k import RandomK
+from methods.deferral.metrics import OperatingPoint, ScoredAllocation
 from methods.deferral.problem import AllocationTruth
-from methods.deferral.scored import OperatingPoint, ScoredAllocation, scored_allocation
+from methods.deferral.task import scored_allocation
 from tests.deferral.conftest import TASK
 from tests.method_runs import context
 

@@ -1,6 +1,8 @@
 """The task's contract: splits, synthetic experts, aggregation, the predictions table and its mistakes."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
@@ -97,24 +99,39 @@ def test_split_parts_are_disjoint_cover_every_sample_and_are_stratified():
         np.testing.assert_allclose(np.bincount(strata[part]), fraction * np.array([100, 60, 40]), atol=1)
 
 
-def test_predictions_table_has_one_row_per_point_and_sample(mixture_instance):
+def test_predictions_table_has_one_row_per_point_and_sample_and_fits_its_schema(mixture_instance):
     table = TASK.predictions(mixture_instance, RandomK(k=2).run(mixture_instance.inputs, context()))
     points = mixture_instance.inputs.num_entities + 1
     assert len(table) == points * mixture_instance.truth.y.size
     assert list(table.columns[:4]) == ["point", "sample", "decision", "model_answer"]
     assert {f"consult_{e}" for e in mixture_instance.truth.entities} <= set(table.columns)
+    assert len(TASK.checked(mixture_instance, table)) == len(table)
+
+
+def _second_sample_as_first(table):  # noqa: ANN001, ANN202
+    first, second = table["sample"].iloc[:2]
+    return table.assign(sample=table["sample"].replace({second: first}))
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
+    # the engine's checks, from the task's predictions_schema
+    (lambda t: t.drop(columns="decision"), "decision: the predictions table: no column 'decision'"),
+    (lambda t: t[t["sample"] != t["sample"].iloc[0]], "1 test sample(s) have no row for point 0"),
+    (_second_sample_as_first, "a second row for point 0, sample"),
+    (lambda t: t.assign(sample=t["sample"].replace({t["sample"].iloc[0]: "elsewhere"})),
+     "sample 'elsewhere' is not a test sample of this dataset"),
+    (lambda t: t.assign(decision=t["decision"].where(t.index != 3)), "decision: the predictions table: row 3"),
+    (lambda t: t.assign(consult_expert2=2), "consult_expert2: the predictions table: row 0 (counting from 0): 2 is "
+                                            "not true or false"),
+    # the task's own: a column per entity, points numbered without gaps, someone consulted
     (lambda t: t.drop(columns="consult_expert1"), "predictions lack column 'consult_expert1'"),
-    (lambda t: t[t["sample"] != t["sample"].iloc[0]], "test samples have no row at operating point 0"),
     (lambda t: t.assign(point=t["point"].replace({1: 9})), "without gaps"),
     (lambda t: t.assign(**{c: False for c in t.columns if c.startswith("consult_")}), "consults no entity"),
 ])
 def test_malformed_predictions_are_data_errors(mixture_instance, mutate, message):
     table = TASK.predictions(mixture_instance, RandomK(k=2).run(mixture_instance.inputs, context()))
-    with pytest.raises(DataError, match=message):
-        TASK.score(mixture_instance, mutate(table), {"accuracy": ACCURACY})
+    with pytest.raises(DataError, match=re.escape(message)):
+        TASK.score(mixture_instance, TASK.checked(mixture_instance, mutate(table)), {"accuracy": ACCURACY})
 
 
 def test_an_allocation_consulting_nobody_is_refused(mixture_instance):
