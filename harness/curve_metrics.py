@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from harness.curves import Curve, read_curves
 from harness.errors import DataError
+from harness.record_json import RecordJson
 from harness.run_folders import stored_file
 from harness.suite import CurveMetric, Suite
 
@@ -78,7 +78,7 @@ def derived_value(curve: Curve, name: str, metric: CurveMetric) -> float:
     return first_step_reaching(curve, metric.threshold, metric.higher_is_better)
 
 
-def with_curve_metrics(suite: Suite, records: Iterable[dict[str, Any]], store: Path) -> list[dict[str, Any]]:
+def with_curve_metrics(suite: Suite, records: Iterable[RecordJson], store: Path) -> list[RecordJson]:
     """`records` (runs of `store`, as their JSON) with their suite's curve metrics added to each ok run's
     `metrics`; a run that did not record a metric's curve gets none (its cell shows no value)."""
     records = list(records)
@@ -88,7 +88,7 @@ def with_curve_metrics(suite: Suite, records: Iterable[dict[str, Any]], store: P
             for record in records]
 
 
-def _with_derived(suite: Suite, record: dict[str, Any], store: Path) -> dict[str, Any]:
+def _with_derived(suite: Suite, record: RecordJson, store: Path) -> RecordJson:
     curves = read_curves(stored_file(store, record["curves"]))
     derived = {name: derived_value(curves[metric.curve], name, metric)
                for name, metric in suite.curve_metrics.items() if metric.curve in curves}

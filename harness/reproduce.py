@@ -14,6 +14,7 @@ import json
 import math
 import os
 import tempfile
+from functools import partial
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -30,6 +31,7 @@ from harness.curve_metrics import with_curve_metrics
 from harness.environment import environment
 from harness.errors import HarnessError
 from harness.model_cache import CACHE_ENV
+from harness.record_json import RecordJson
 from harness.registry import metrics as metric_registry
 from harness.reporting.model import ReportData
 from harness.runner import RunOptions, run_suite
@@ -97,7 +99,7 @@ class Reproduction:
                 f"{' + '.join(self.stored_fingerprints)}, re-run on {self.new_fingerprint}): {by_outcome}")
 
 
-def reproduce(suite_path: Path, records: list[dict[str, Any]], sample: int, sample_seed: int = 0,
+def reproduce(suite_path: Path, records: list[RecordJson], sample: int, sample_seed: int = 0,
               data_root: Path | None = None, jobs: int = 1, scratch: Path | None = None,
               plugins: tuple[str, ...] = (), machine_metrics: frozenset[str] = frozenset()) -> Reproduction:
     """Run `sample` of the suite's stored `records` again (a report's runs, `harness.reporting.load_report`);
@@ -130,17 +132,17 @@ def machine_metrics(report: ReportData) -> frozenset[str]:
     return frozenset(name for name, info in report.metrics.items() if info.kind == "hardware") | timings
 
 
-def stratified_sample(records: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
+def stratified_sample(records: list[RecordJson], n: int, seed: int) -> list[RecordJson]:
     """`n` records drawn without replacement, the methods taken in turn (in a random order) so that each is drawn
     before any is drawn twice; within a method, uniformly."""
     rng = np.random.default_rng(seed)
-    by_method: dict[str, list[dict[str, Any]]] = {}
+    by_method: dict[str, list[RecordJson]] = {}
     for record in records:
         by_method.setdefault(record["method"], []).append(record)
     queues = [list(rng.permutation(len(runs))) for runs in by_method.values()]
     pools = list(by_method.values())
     order = list(rng.permutation(len(pools)))
-    drawn: list[dict[str, Any]] = []
+    drawn: list[RecordJson] = []
     while len(drawn) < n and any(queues):
         for index in order:
             if queues[index] and len(drawn) < n:
@@ -148,7 +150,7 @@ def stratified_sample(records: list[dict[str, Any]], n: int, seed: int) -> list[
     return drawn
 
 
-def _seed_values(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], list[float]]:
+def _seed_values(records: list[RecordJson]) -> dict[tuple[str, str, str], list[float]]:
     """(method, dataset, metric) -> the stored seeds' values."""
     cells: dict[tuple[str, str, str], list[float]] = {}
     for record in records:
@@ -157,14 +159,14 @@ def _seed_values(records: list[dict[str, Any]]) -> dict[tuple[str, str, str], li
     return cells
 
 
-def compare_run(stored: dict[str, Any], again: dict[str, Any] | None,
+def compare_run(stored: RecordJson, again: RecordJson | None,
                 cells: Mapping[tuple[str, str, str], list[float]],
                 machine_metrics: frozenset[str] = frozenset()) -> ReproducedRun:
-    run = dict(method=stored["method"], dataset=stored["dataset"], seed=int(stored["seed"]),
-               stored_run_id=stored["run_id"], new_run_id=again["run_id"] if again else "")
+    run = partial(ReproducedRun, method=stored["method"], dataset=stored["dataset"], seed=int(stored["seed"]),
+                  stored_run_id=stored["run_id"], new_run_id=again["run_id"] if again else "")
     if again is None or again["status"] != "ok":
         error = again.get("error") if again else "not run: the suite no longer plans its run key"
-        return ReproducedRun(**run, outcome=Outcome.FAILED, differences={"status": str(error)[:200]})
+        return run(outcome=Outcome.FAILED, differences={"status": str(error)[:200]})
     outcome, differences = Outcome.EXACT, {}
     for metric, value in stored.get("metrics", {}).items():
         if metric in machine_metrics:
@@ -177,7 +179,7 @@ def compare_run(stored: dict[str, Any], again: dict[str, Any] | None,
         outcome = max(outcome, Outcome.WITHIN if inside else Outcome.OUTSIDE, key=list(Outcome).index)
         shown = f"[{interval[0]:.4g}, {interval[1]:.4g}]" if interval else "no interval: one stored seed"
         differences[metric] = f"{value:.6g} -> {new:.6g} ({shown})"
-    return ReproducedRun(**run, outcome=outcome, differences=differences)
+    return run(outcome=outcome, differences=differences)
 
 
 def _same(a: float, b: float) -> bool:

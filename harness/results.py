@@ -4,18 +4,19 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
 from harness.errors import HarnessError
+from harness.record_json import RecordJson
 
 _COLUMNS = ["run_id", "run_key", "suite", "method", "dataset", "seed", "status", "error", "device"]
 _JSON_COLUMNS = ("params", "metric_names", "measure_info")
 ENVIRONMENT_COLUMNS = ("hardware_fingerprint", "numerics_fingerprint", "determinism")  # from a run's environment
 
 
-def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
+def records_frame(records: Iterable[RecordJson]) -> pd.DataFrame:
     """One row per run: identity columns, `metric.<name>` and `measure.<name>` columns.
 
     `measure_info` keeps each measure's unit and direction, so a report can be rendered again from an export.
@@ -39,7 +40,7 @@ def records_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=None if rows else _COLUMNS)
 
 
-def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
+def export_frame(records: Iterable[RecordJson]) -> pd.DataFrame:
     """`records_frame` with its dict columns as JSON text, for CSV and Parquet files."""
     frame = records_frame(records)
     for column in _JSON_COLUMNS:
@@ -48,7 +49,7 @@ def export_frame(records: Iterable[dict[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def records_of_export(frame: pd.DataFrame, source: str) -> list[dict[str, Any]]:
+def records_of_export(frame: pd.DataFrame, source: str) -> list[RecordJson]:
     """The run records an export holds, as far as it holds them: what a report needs to be rendered again.
 
     An export written before units and directions were exported gives measures with neither. A cell
@@ -64,7 +65,7 @@ def records_of_export(frame: pd.DataFrame, source: str) -> list[dict[str, Any]]:
     return records
 
 
-def _record_of_row(row: dict[str, Any]) -> dict[str, Any]:
+def _record_of_row(row: dict[str, Any]) -> RecordJson:
     info = json_mapping(row.get("measure_info"))
     record = {column: _cell(row.get(column)) for column in _COLUMNS}
     record.update(
@@ -82,7 +83,7 @@ def _record_of_row(row: dict[str, Any]) -> dict[str, Any]:
                       for k, v in row.items()
                       if k.startswith("measure.") and (_cell(v) is not None or k.removeprefix("measure.") in info)},
     )
-    return record
+    return cast(RecordJson, record)  # the keys a report needs, each read from its column above
 
 
 def _cell(value: Any) -> Any:

@@ -11,10 +11,12 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from harness.claims import LEASE_S, SCHEMA as CLAIMS_SCHEMA, Claimant, RunClaims
+from harness.claims import LEASE_S, Claimant, RunClaims
+from harness.claims import SCHEMA as CLAIMS_SCHEMA
 from harness.record import RECORD_SCHEMA_VERSION, RunRecord
+from harness.record_json import RecordJson
 from harness.run_folders import runs_folder, stored_file
 from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
@@ -84,7 +86,7 @@ class Store:
         """run_key -> (run_id, finished_at) of every stored run."""
         return {k: (i, f) for k, i, f in self._db.execute("SELECT run_key, run_id, finished_at FROM runs")}
 
-    def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[dict[str, Any]]:
+    def records(self, run_keys: Iterable[str] | None = None, suite: str | None = None) -> Iterator[RecordJson]:
         """Stored records (of `run_keys`, of `suite`, or all) as their JSON (`RunRecord.as_json`): the form
         reports, exports and comparisons read, which a run export gives back in part."""
         where, args = ("", ()) if suite is None else (" WHERE suite = ?", (suite,))
@@ -99,7 +101,7 @@ class Store:
         for record in self.records(run_keys):
             yield RunRecord.model_validate(record)
 
-    def planned_records(self, planned: Iterable["RunSpec"]) -> list[dict[str, Any]]:
+    def planned_records(self, planned: Iterable["RunSpec"]) -> list[RecordJson]:
         """The stored records of `planned` runs (`RunSpec`s), in plan order, labelled as the plan labels them.
 
         A run's key leaves out its label, so a run stored as `m` is the same run once a grid widens and the
@@ -136,7 +138,7 @@ class Store:
         self.close()
 
 
-def as_planned(planned: list["RunSpec"], records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def as_planned(planned: list["RunSpec"], records: Iterable[RecordJson]) -> list[RecordJson]:
     """The records of `planned` runs, in plan order, labelled as the plan labels them (see `planned_records`):
     a run another suite executed (runs are shared, see `suite_runs`) is listed under the planning suite."""
     by_key = {r["run_key"]: r for r in records}

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from harness.dataset_files import data_root
 from harness.errors import DataError
 from harness.planner import plan
+from harness.record_json import RecordJson
 from harness.run_spec import RunSpec
 from harness.store import Store
 from harness.suite import Suite
@@ -49,7 +50,7 @@ def _finished_at(row: Mapping[str, Any]) -> str:
 
 
 def stored_selection(suite: Suite, source: YamlSource, root: str | Path | None,
-                     store: Store) -> tuple[list[dict[str, Any]], list[str], str]:
+                     store: Store) -> tuple[list[RecordJson], list[str], str]:
     """`select_suite_runs` among the runs of `store`, with the suite's curve metrics (`harness.curve_metrics`)."""
     from harness.curve_metrics import with_curve_metrics
 
@@ -59,8 +60,8 @@ def stored_selection(suite: Suite, source: YamlSource, root: str | Path | None,
 
 
 def select_suite_runs(suite: Suite, source: YamlSource, root: str | Path | None,
-                      by_key: Callable[[list[RunSpec]], list[dict[str, Any]]],
-                      everything: Callable[[], list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[str], str]:
+                      by_key: Callable[[list[RunSpec]], list[RecordJson]],
+                      everything: Callable[[], list[RecordJson]]) -> tuple[list[RecordJson], list[str], str]:
     """The suite's runs among the stored ones: by run key when the plan can be made, else by name."""
     try:
         planned = plan(suite, source, data_root(root))
@@ -70,7 +71,7 @@ def select_suite_runs(suite: Suite, source: YamlSource, root: str | Path | None,
     return by_key(planned), list(dict.fromkeys(r.method for r in planned)), "run keys"
 
 
-def select_by_name(suite: Suite, stored: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+def select_by_name(suite: Suite, stored: list[RecordJson]) -> tuple[list[RecordJson], list[str]]:
     """The newest stored run per (method, dataset, seed) the suite names, whatever its run key, and the methods
     in the suite's order."""
     records = newest_per_cell(r for r in stored

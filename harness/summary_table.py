@@ -10,10 +10,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from harness.run_spec import RunSpec
+from harness.record_json import RecordJson
 from harness.reporting.layout import format_stats, spread_note
 from harness.reporting.markdown_table import markdown_table
 from harness.run_folders import results_table
+from harness.run_spec import RunSpec
 from harness.stats import summarize
 from harness.store import Store
 from harness.suite import Suite
@@ -29,7 +30,7 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     datasets = list(suite.datasets)
     lines = [f"Suite `{suite.suite}`: {spread_note(suite.report.cell, 't', suite.defaults.seeds)}; "
              "failed runs are counted, never averaged.", ""]
-    cells: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    cells: dict[tuple[str, str], list[RecordJson]] = defaultdict(list)
     for record in records:
         cells[record["method"], record["dataset"]].append(record)
     for metric in suite.metrics:
@@ -45,7 +46,7 @@ def summary_markdown(suite: Suite, planned: list[RunSpec], store: Store) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cell(records: list[dict[str, Any]] | None, metric: str, template: str) -> str:
+def _cell(records: list[RecordJson] | None, metric: str, template: str) -> str:
     if records is None:
         return "—"
     ok = [record for record in records if record["status"] == "ok"]

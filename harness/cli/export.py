@@ -4,10 +4,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from harness.cli.options import add_data_root, add_store, load_plugins
 from harness.errors import HarnessError
+from harness.record_json import RecordJson
 
 if TYPE_CHECKING:
     from harness.store import Store
@@ -44,7 +45,7 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _exported_runs(store: Store, suite: str | None, root: Path | None) -> Iterable[dict[str, Any]]:
+def _exported_runs(store: Store, suite: str | None, root: Path | None) -> Iterable[RecordJson]:
     """Runs are shared between suites (`harness.suite_runs`): a suite file's runs are its planned run keys."""
     if suite is None or not Path(suite).is_file():
         return store.records(suite=suite)

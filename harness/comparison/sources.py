@@ -15,6 +15,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from harness.comparison.errors import ComparisonError
+from harness.record_json import RecordJson
 from harness.results import ENVIRONMENT_COLUMNS, json_mapping, records_frame
 from harness.store import Store
 from harness.suite_runs import newest_positions
@@ -24,7 +25,7 @@ _OPTIONAL_COLUMNS = (*ENVIRONMENT_COLUMNS, "metric_names")
 _TEXT_COLUMNS = ("run_id", "run_key", "suite", "method", "dataset", "status", "error", "device", "git_sha",
                  *ENVIRONMENT_COLUMNS)  # read as text: a hex fingerprint may look like a number
 _EXPORT_SUFFIXES = (".csv", ".parquet")
-StoreSelection = Callable[[Store], Iterable[dict[str, Any]]]
+StoreSelection = Callable[[Store], Iterable[RecordJson]]
 _HINT = ("Give a store (.sqlite), a file written by `harness export` (.csv, .parquet), or REF:PATH; "
          "or two pytest-benchmark files (.json, a .benchmarks folder).")
 
@@ -60,7 +61,7 @@ def side_kind(source: str) -> Literal["git", "export", "store"]:
     return "export" if path.suffix.lower() in _EXPORT_SUFFIXES else "store"
 
 
-def side_of_records(records: Iterable[dict[str, Any]], source: str, suite_name: str | None = None) -> pd.DataFrame:
+def side_of_records(records: Iterable[RecordJson], source: str, suite_name: str | None = None) -> pd.DataFrame:
     """Stored run records as a side."""
     return _as_side(records_frame(records), source, suite_name)
 

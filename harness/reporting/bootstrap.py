@@ -5,28 +5,29 @@ in its own column.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from harness.run_spec import RunSpec
+from harness.record_json import RecordJson
 from harness.run_folders import stored_file
 from harness.run_inputs import run_inputs
+from harness.run_spec import RunSpec
 from harness.store import Store
 
 
-def within_run_stderr(planned: list[RunSpec], records: list[dict[str, Any]], store: Store,
+def within_run_stderr(planned: list[RunSpec], records: list[RecordJson], store: Store,
                       resamples: int) -> dict[str, dict[str, float]]:
     """run_id -> metric -> bootstrap standard error, for runs whose task can resample."""
     specs = {spec.run_key: spec for spec in planned}
     stderr: dict[str, dict[str, float]] = {}
     for record in records:
         spec = specs.get(record["run_key"])
-        if spec is None or record["status"] != "ok" or not record.get("predictions"):
+        named = record.get("predictions")
+        if spec is None or record["status"] != "ok" or not named:
             continue
         inputs = run_inputs(spec)
-        predictions = inputs.checked(pd.read_parquet(stored_file(store.path, record["predictions"])))
+        predictions = inputs.checked(pd.read_parquet(stored_file(store.path, named)))
         rng = np.random.default_rng(spec.seed)
         draws = []
         for _ in range(resamples):

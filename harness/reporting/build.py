@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 import math
 from pathlib import Path
-from typing import Any
 
 from harness import __version__
 from harness.contracts import Determinism
 from harness.environment import git_state
 from harness.measure import HARDWARE_MEASURES
+from harness.record_json import RecordJson
 from harness.registry import methods as method_registry
 from harness.registry import metrics as metric_registry
 from harness.reporting.aggregates import aggregate_report
@@ -25,7 +25,7 @@ from harness.suite_extends import resolve_extends
 from harness.yaml_source import load_yaml
 
 
-def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, MetricInfo]:
+def metric_infos(suite: Suite, records: list[RecordJson]) -> dict[str, MetricInfo]:
     """The suite's quality metrics (direction from the registry) and curve metrics, then the hardware measures present
     (lower is better), then the method-recorded figures the report block asks for, with the direction
     and unit the method gave `ctx.record` (no direction: never ranked)."""
@@ -50,7 +50,7 @@ def metric_infos(suite: Suite, records: list[dict[str, Any]]) -> dict[str, Metri
     return infos
 
 
-def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], methods: list[str],
+def build_report(suite: Suite, suite_path: Path, records: list[RecordJson], methods: list[str],
                  interval: str = "t", bootstrap: dict[str, dict[str, float]] | None = None,
                  selection: str = "run keys") -> ReportData:
     """The report of `suite` from the stored `records` selected for it, methods in `methods` order.
@@ -58,7 +58,7 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
     `bootstrap` maps run_id -> metric -> within-run bootstrap stderr, when computed.
     """
     infos = metric_infos(suite, records)
-    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    grouped: dict[tuple[str, str], list[RecordJson]] = {}
     for record in records:
         grouped.setdefault((record["method"], record["dataset"]), []).append(record)
     failures = tuple(
@@ -90,10 +90,11 @@ def build_report(suite: Suite, suite_path: Path, records: list[dict[str, Any]], 
     return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data)), "aggregates": aggregate_report(data)})
 
 
-def _value(record: dict[str, Any], name: str, kind: str) -> float:
+def _value(record: RecordJson, name: str, kind: str) -> float:
     if kind == "hardware":
-        return float(record.get("measurements", {}).get(name, {}).get("value", math.nan))
-    value = record.get("metrics", {}).get(name)
+        measured = record["measurements"].get(name)
+        return math.nan if measured is None else float(measured["value"])
+    value = record["metrics"].get(name)
     return math.nan if value is None else float(value)
 
 
@@ -121,7 +122,7 @@ def _suite_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], selection: str) -> Provenance:
+def _provenance(suite: Suite, suite_path: Path, records: list[RecordJson], selection: str) -> Provenance:
     rendered_sha, rendered_dirty = git_state()
     environments = [r.get("environment", {}) for r in records]
     hardware = {}
@@ -133,7 +134,7 @@ def _provenance(suite: Suite, suite_path: Path, records: list[dict[str, Any]], s
             hardware[env["hardware_fingerprint"]] = f"{env['hardware_fingerprint']}: {machine}"
         elif env.get("hardware_fingerprint"):  # an export keeps the fingerprint, not the description
             hardware.setdefault(env["hardware_fingerprint"], env["hardware_fingerprint"])
-    finished = sorted(r["finished_at"] for r in records if r.get("finished_at"))
+    finished = sorted(at for r in records if (at := r.get("finished_at")))
     return Provenance(
         suite_file=suite_path.name,
         suite_sha256=_suite_sha256(suite_path),

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from harness.comparison.sources import read_export
 from harness.curves import CURVES_FILE, Curve, curves_of_export, read_curves
 from harness.dataset_files import data_root
 from harness.errors import HarnessError
 from harness.planner import plan
+from harness.record_json import RecordJson
 from harness.reporting.build import build_report
 from harness.reporting.model import ReportData
 from harness.results import records_of_export
@@ -66,7 +66,7 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
     return dataclasses.replace(data, curves=curves)
 
 
-def _stored_curves(records: list[dict[str, Any]], store: Path) -> dict[str, dict[str, Curve]]:
+def _stored_curves(records: list[RecordJson], store: Path) -> dict[str, dict[str, Curve]]:
     """Run id -> learning curves of the runs that recorded any."""
     return {r["run_id"]: read_curves(stored_file(store, r["curves"])) for r in records if r.get("curves")}
 
@@ -77,7 +77,7 @@ def _exported_curves(runs_file: Path) -> dict[str, dict[str, Curve]]:
     return curves_of_export(table) if table.is_file() else {}
 
 
-def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[dict[str, Any]],
+def _bootstrap(suite: Suite, source: YamlSource, root: str | Path | None, records: list[RecordJson],
                store: Store, resamples: int) -> dict[str, dict[str, float]] | None:
     if not resamples:
         return None

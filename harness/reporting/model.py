@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.curves import Curve
+from harness.record_json import RecordJson
 from harness.stats import CellStats
 from harness.suite import Suite
 
@@ -151,7 +152,7 @@ class ReportData:
     seeds: tuple[int, ...] = field(default_factory=tuple)
     interval: str = "t"  # "t" (Student) or "bootstrap" (percentile), over seeds
     variants: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # label -> (suite entry, params)
-    records: tuple[dict[str, Any], ...] = ()  # the stored runs behind the report
+    records: tuple[RecordJson, ...] = ()  # the stored runs behind the report
     aggregates: AggregateReport | None = None  # across datasets, when the suite declares `aggregates:`
     curves: dict[str, dict[str, Curve]] = field(default_factory=dict)  # run id -> its learning curves, by name
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from harness.record_json import RecordJson
 from harness.curves import CURVES_FILE, curves_export
 from harness.errors import HarnessError
 from harness.file_names import file_safe
@@ -88,7 +89,7 @@ def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> 
     return pngs
 
 
-def _runs_csv(records: tuple[dict, ...]) -> str:
+def _runs_csv(records: tuple[RecordJson, ...]) -> str:
     from harness.results import export_frame
 
     return export_frame(records).sort_values(["method", "dataset", "seed"]).to_csv(index=False)

@@ -127,7 +127,7 @@ def method_name(data: ReportData, label: str) -> str:
 
 def last_run(data: ReportData) -> datetime | None:
     """When the suite's newest run finished (UTC), from its records' `finished_at`."""
-    finished = [datetime.fromisoformat(r["finished_at"]) for r in data.records if isinstance(r.get("finished_at"), str)]
+    finished = [datetime.fromisoformat(at) for r in data.records if isinstance(at := r.get("finished_at"), str)]
     return max(finished).astimezone(timezone.utc) if finished else None
 
 
