@@ -12,15 +12,26 @@ scipy.spatial.cKDTree.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
 from scipy.spatial import cKDTree
 
 from harness import Metric
-from methods.shape_control.scored import ScoredShapes
 
 DELTA = 0.1  # in the units of [-1, 1]^3: under one voxel (0.125) at 16^3
+
+
+@dataclass(frozen=True)
+class ScoredShapes:
+    """(N,) per-shape figures (NaN where a shape has no occupancy) and the set's Fréchet distance."""
+
+    chamfer: np.ndarray
+    fscore: np.ndarray
+    iou: np.ndarray
+    nn_distance: np.ndarray
+    frechet: float
 
 
 def nearest_distances(source: np.ndarray, target: np.ndarray) -> np.ndarray:

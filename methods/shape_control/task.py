@@ -3,7 +3,7 @@ test-time spatial control, arXiv 2512.05343, in miniature).
 
 A method sees the seed's controls (their superquadrics and voxels) and the dataset's trained flow generator and
 training shapes; it returns one generated shape per control, as voxels and/or surface points. The predictions
-table (`scored.COLUMNS`) holds them encoded, so stored runs and users' shapes are re-scored by the same code:
+table (`predictions_schema`) holds them encoded, so stored runs and users' shapes are re-scored by the same code:
 faithfulness to the control (Chamfer-L2, F-score, voxel IoU) and realism (Fréchet distance of classifier features
 to the seed's real shapes, Jaccard distance to the nearest training shape).
 """
@@ -18,10 +18,10 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.shape_control.data import Control, ShapeSource, load_classifier
 from methods.shape_control.furniture import TEST_STREAM, generate
-from methods.shape_control.scored import encode_grid, encode_points
-from methods.shape_control.scoring import ShapeTruth, scored_shapes
+from methods.shape_control.scoring import ShapeTruth, encode_grid, encode_points, scored_shapes
 from methods.shape_control.superquadric import occupancy
 from methods.shape_control.surface import surface_points
 
@@ -51,6 +51,18 @@ class ControlInputs:
 
 class ControlledGeneration(Task):
     """Generated furniture controls (each seed a new set) or a user's controls (`byo`)."""
+
+    # One row per control; a shape gives its voxels, its points or both (`scoring` reads the encodings).
+    predictions_schema = PredictionsSchema(
+        (Column("shape", "text", description="the control's id"),
+         Column("occupancy", "text", may_be_empty=True,
+                description="base64 of numpy.packbits of the bool voxel grid (C order); empty: points only"),
+         Column("points", "text", may_be_empty=True,
+                description="base64 of float32 (N, 3) surface points; empty: sampled from the occupancy")),
+        sample="shape")
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return list(instance.truth.controls)
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "shape_control.controlled_generation", "the set's size is the loader's count")
@@ -82,14 +94,10 @@ class ControlledGeneration(Task):
         return self.instance(replace(source, recorded=recorded), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
-        controls = instance.truth.controls
         if not isinstance(output, dict):
             raise ValueError(f"a shape method returns {{control id: GeneratedShape}}, got {type(output).__name__}")
-        missing = [name for name in controls if name not in output]
-        if missing:
-            raise ValueError(f"{len(missing)} control(s) have no shape, e.g. '{missing[0]}'")
-        rows = [(name, "" if output[name].grid is None else encode_grid(output[name].grid),
-                 "" if output[name].points is None else encode_points(output[name].points)) for name in controls]
+        rows = [(name, "" if shape.grid is None else encode_grid(shape.grid),
+                 "" if shape.points is None else encode_points(shape.points)) for name, shape in output.items()]
         return pd.DataFrame(rows, columns=["shape", "occupancy", "points"])
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:

@@ -1,5 +1,6 @@
 """Bring your own: controls as superquadric parameters and your generator's meshes or point clouds, read with
-every mistake named by file and line, and scored through a suite (end to end, exit 3 on a broken file)."""
+every mistake named by file and line, and scored through a suite (end to end, exit 3 on a broken file); or
+shapes already in the task's predictions table, a file per seed scored by the engine."""
 from __future__ import annotations
 
 import json
@@ -8,7 +9,10 @@ import numpy as np
 import pytest
 
 from harness import DataError
+from harness.store import Store
 from methods.shape_control.byo import read_controls
+from methods.shape_control.scoring import encode_grid
+from methods.shape_control.superquadric import occupancy
 from tests.shape_control.conftest import TINY_CLASSIFIER, TINY_FLOW
 
 SEAT = {"scale": [0.6, 0.5, 0.1], "exponents": [0.1, 0.1], "center": [0.0, 0.0, -0.2]}
@@ -103,3 +107,24 @@ def test_a_users_shapes_are_scored_through_a_suite_and_a_broken_file_exits_3(cli
     _write(shapes / "controls.jsonl", [{"id": "a", "parts": [SEAT], "shape": "seat.ply"}, {"id": "b"}])
     code, _, err = cli("run", suite, "--store", str(shapes / "b.sqlite"), "--data-root", str(shapes), plugin=False)
     assert code == 3 and f"{shapes / 'controls.jsonl'}:2: parts: 'parts' must be" in err and "Traceback" not in err
+
+
+def test_a_predictions_file_scores_as_the_method_whose_table_it_holds_and_a_bad_line_is_named(cli, write_suite,
+                                                                                             shapes):
+    _write(shapes / "controls.jsonl", [{"id": "a", "parts": [SEAT]}, {"id": "b", "parts": [SEAT, LEGS]}])
+    rows = [{"shape": r.id, "occupancy": encode_grid(occupancy(r.parts, 16)), "points": None}  # the copy's table
+            for r in read_controls(shapes / "controls.jsonl", 16)]
+    path = shapes / "preds" / "theirs" / "mine" / "0.jsonl"
+    path.parent.mkdir(parents=True)
+    _write(path, rows)
+    suite = str(write_suite(SUITE.replace("  recorded: {impl: recorded}",
+                                          '  theirs: {predictions: "preds/{method}/{dataset}/{seed}.jsonl"}')))
+    code, _, err = cli("run", suite, "--store", str(shapes / "a.sqlite"), "--data-root", str(shapes),
+                       "--executor", "inline", plugin=False)
+    assert code == 0, err
+    metrics = {r["method"]: r["metrics"] for r in Store(shapes / "a.sqlite").records()}
+    assert metrics["theirs"] == metrics["copy"] and metrics["copy"]["iou"] == 1.0
+    _write(path, [rows[0], {**rows[1], "occupancy": 7}])
+    code, _, _ = cli("score", suite, "--store", str(shapes / "b.sqlite"), "--data-root", str(shapes), plugin=False)
+    [failed] = [r for r in Store(shapes / "b.sqlite").records() if r["status"] == "failed"]
+    assert code == 2 and f"{path}:2: occupancy: 7 is not a text" in failed["error"]

@@ -7,7 +7,7 @@ from sklearn.metrics import jaccard_score
 
 from methods.shape_control.metrics import (chamfer_l2, frechet_distance, fscore, nearest_jaccard_distance,
                                            voxel_iou)
-from methods.shape_control.scored import decode_grid, decode_points, encode_grid, encode_points
+from methods.shape_control.scoring import decode_grid, decode_points, encode_grid, encode_points
 from methods.shape_control.superquadric import Superquadric, occupancy
 from methods.shape_control.surface import surface_points
 

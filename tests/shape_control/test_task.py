@@ -3,8 +3,10 @@ trade-off's ends where they must be, and the table re-scored to the same figures
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from harness import DataError
 from harness.context import RunContext
 from methods.shape_control import metrics
 from methods.shape_control.baselines.copy_control import CopyControl
@@ -53,14 +55,28 @@ def test_the_predictions_table_rescoring_and_its_mistakes(scored):
     output = SpaceControl(tau0=0.5, steps=10).run(instance.inputs, RunContext(3, "cpu", 1))
     table = task.predictions(instance, output)
     assert list(table.columns) == ["shape", "occupancy", "points"] and len(table) == 6
-    first = task.score(instance, table, EVERY)
-    assert first == task.score(instance, table.iloc[::-1].reset_index(drop=True), EVERY)
-    with pytest.raises(ValueError, match="have no prediction"):
-        task.score(instance, table.iloc[1:], EVERY)
-    with pytest.raises(ValueError, match="appears twice"):
-        task.score(instance, table.iloc[[0, 0, 1, 2, 3, 4, 5]], EVERY)
+    first = task.score(instance, task.checked(instance, table), EVERY)
+    assert first == task.score(instance, task.checked(instance, table.iloc[::-1].reset_index(drop=True)), EVERY)
+    # an empty cell (NaN, as a CSV's empty field reads) is an absent encoding, like ""
+    assert first == task.score(instance, task.checked(instance, table.assign(points=np.nan)), EVERY)
+    first_id = table["shape"].iloc[0]
+    with pytest.raises(DataError, match=f"shape: the predictions table: 1 test sample.* no row, e.g. '{first_id}'"):
+        task.checked(instance, table.iloc[1:])
+    with pytest.raises(DataError, match=f"row 1 \\(counting from 0\\): a second row for shape '{first_id}'"):
+        task.checked(instance, table.iloc[[0, 0, 1, 2, 3, 4, 5]])
+    with pytest.raises(DataError, match="sample 'sofa-1' is not a test sample"):
+        task.checked(instance, pd.concat([table, table.iloc[:1].assign(shape="sofa-1")]))
     with pytest.raises(ValueError, match="neither occupancy nor points"):
-        task.score(instance, table.assign(occupancy=""), EVERY)
+        task.score(instance, task.checked(instance, table.assign(occupancy="")), EVERY)
+
+
+def test_a_method_that_skips_a_control_is_refused_by_the_engines_check(scored):
+    task, instance, _ = scored
+    output = CopyControl().run(instance.inputs, RunContext(0, "cpu", 1))
+    skipped = next(iter(output))
+    del output[skipped]
+    with pytest.raises(DataError, match=f"have no row, e.g. '{skipped}'"):
+        task.checked(instance, task.predictions(instance, output))
 
 
 def test_points_without_voxels_score_faithfulness_only(scored):
