@@ -1,14 +1,13 @@
-"""Bring your own: a prompts file (your TOMG-Bench MolOpt or MuMO test prompts as JSONL) and your model's SMILES
-outputs to them (JSONL), scored offline by the family's RDKit (and ADMET-AI) scoring.
+"""Bring your own tasks: a prompts file (your TOMG-Bench MolOpt or MuMO test prompts as JSONL), the `prompts`
+dataset. Your model's SMILES answers to them are a suite's `predictions:` file (columns `task`, `smiles`), which
+the engine checks and the family's RDKit (and ADMET-AI) scoring scores.
 
 Prompts, one JSON object per line: `id`, `source` (the input SMILES), `objective` (`qed+`, `logp+`, `mr+`,
 `tpsa-`, or several joined by commas, `qed+,plogp+`), optionally `delta` (the similarity the answer must keep;
-default the dataset's). Outputs: `id` and `smiles` (your model's answer, any text: an unparsable one is counted
-invalid, never an error). Blank lines are skipped; every malformed line is a `DataError` naming file and line.
+default the dataset's). Blank lines are skipped; every malformed line is a `DataError` naming file and line.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +16,6 @@ from harness.json_lines import json_object
 from methods.molecule_opt.objectives import OptTask, parse_objectives
 
 _PROMPT_KEYS = {"id", "source", "objective", "delta"}
-_OUTPUT_KEYS = {"id", "smiles"}
-
-
-@dataclass(frozen=True)
-class RecordedOutputs:
-    path: str
-    by_task: dict[str, str]
 
 
 def _records(path: Path, keys: set[str]) -> list[tuple[int, dict[str, Any]]]:
@@ -68,16 +60,3 @@ def read_prompts(path: Path, delta: float) -> list[OptTask]:
         tasks[name] = OptTask(name, source, objectives, float(own))
     return list(tasks.values())
 
-
-def read_outputs(path: Path, ids: set[str]) -> RecordedOutputs:
-    """Your model's answer to each task id in `ids` (a task without one is scored invalid)."""
-    outputs: dict[str, str] = {}
-    for number, record in _records(path, _OUTPUT_KEYS):
-        name = _text(record, "id", path, number)
-        if name not in ids:
-            raise DataError(f"no task '{name}' in this dataset", file=path, line=number, field="id",
-                            hint="Answer the dataset's own task ids (export them with `methods.molecule_opt.export`).")
-        if name in outputs:
-            raise DataError(f"task '{name}' is answered twice", file=path, line=number, field="id")
-        outputs[name] = _text(record, "smiles", path, number)
-    return RecordedOutputs(str(path), outputs)

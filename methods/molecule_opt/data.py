@@ -11,7 +11,7 @@ import numpy as np
 
 from harness import DataError
 from harness.loader_arguments import whole_number
-from methods.molecule_opt.byo import RecordedOutputs, read_outputs, read_prompts
+from methods.molecule_opt.byo import read_prompts
 from methods.molecule_opt.moses import moses_smiles
 from methods.molecule_opt.objectives import Objectives, OptTask, objectives_text, parse_objectives
 from methods.molecule_opt.references import Pool, nearest_reference, reference_pool
@@ -22,7 +22,7 @@ TEST_STREAM, TRAIN_STREAM = 0, 1
 
 @dataclass(frozen=True)
 class TaskSource:
-    """What a loader returns: how to draw the tasks (or the user's fixed ones) and a model's recorded outputs."""
+    """What a loader returns: how to draw the tasks, or the user's fixed ones."""
 
     objectives: Objectives
     delta: float
@@ -30,7 +30,6 @@ class TaskSource:
     pool_size: int
     train_objectives: tuple[Objectives, ...]
     fixed: tuple[OptTask, ...] | None = None  # a prompts file's tasks, the same for every seed
-    recorded: RecordedOutputs | None = None
 
     def pool(self) -> Pool:
         return reference_pool(self.pool_size)
@@ -83,12 +82,10 @@ def moses_tasks(objective: str = "qed+", delta: float = 0.4, count: int = 50, po
                       whole_number(pool_size, "args.pool_size"), trained)
 
 
-def prompts_file(path: str | Path, outputs_path: str | Path | None = None, delta: float = 0.4,
-                 pool_size: int = 10_000) -> TaskSource:
-    """Your own tasks (a TOMG-Bench MolOpt / MuMO prompt set as JSONL: id, source, objective[, delta]) and,
-    optionally, your model's SMILES outputs to them (JSONL: id, smiles), scored offline."""
+def prompts_file(path: str | Path, delta: float = 0.4, pool_size: int = 10_000) -> TaskSource:
+    """Your own tasks (a TOMG-Bench MolOpt / MuMO prompt set as JSONL: id, source, objective[, delta]); your
+    model's answers to them are a suite's `predictions:` file (task, smiles), scored offline."""
     tasks = read_prompts(Path(path), _delta(delta))
-    recorded = None if outputs_path is None else read_outputs(Path(outputs_path), {t.id for t in tasks})
     first = tasks[0].objectives
     return TaskSource(first, tasks[0].delta, len(tasks), whole_number(pool_size, "args.pool_size"), (first,),
-                      tuple(tasks), recorded)
+                      tuple(tasks))

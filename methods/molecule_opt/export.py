@@ -1,5 +1,6 @@
 """Write generated tasks as a prompts file (JSONL: id, source, objective, delta) for your own model to answer;
-score its outputs with the `prompts` dataset. `python -m methods.molecule_opt.export qed+ prompts.jsonl`."""
+score its answers as a `predictions:` file over the `prompts` dataset.
+`python -m methods.molecule_opt.export qed+ prompts.jsonl`."""
 from __future__ import annotations
 
 import argparse

@@ -3,7 +3,8 @@
 
 A method sees each test task without its reference answer, can draw training tasks (with references) from a
 separate stream and search the reference pool, and returns one SMILES per task. The predictions table holds the
-raw strings: scoring parses them, so stored and user-supplied answers are scored by the same code.
+raw strings: scoring parses them, so stored and user-supplied answers (a suite's `predictions:` file) are scored
+by the same code.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.molecule_opt.data import TRAIN_STREAM, TaskSource, draw_tasks, seed_tasks
 from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.references import Pool
@@ -45,6 +47,15 @@ class MoleculeOptimisation(Task):
 
     tiny_instance_is_slow = True  # the policy methods pretrain a small language model on first use
 
+    # One answer per task. A task left out is answered by nothing and scores invalid, as TOMG-Bench counts it.
+    predictions_schema = PredictionsSchema(
+        (Column("task", "text", description="the task's id (a prompts file's `id`)"),
+         Column("smiles", "text", description="the answer, any text: one RDKit cannot parse scores invalid")),
+        sample="task", every_sample=False)
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return list(instance.truth)
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "molecule_opt.optimise", "the task set's size is the loader's count")
 
@@ -54,14 +65,10 @@ class MoleculeOptimisation(Task):
                         truth={t.id: t for t in tasks})
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Four QED tasks with references from a 3,000-molecule pool, each source recorded as its own answer for
-        the `recorded` method."""
-        from methods.molecule_opt.byo import RecordedOutputs
+        """Four QED tasks with references from a 3,000-molecule pool."""
         from methods.molecule_opt.data import moses_tasks
 
-        source = moses_tasks("qed+", delta=0.3, count=4, pool_size=3000)
-        copies = RecordedOutputs("tiny", {t.id: t.source for t in seed_tasks(source, seed)})
-        return self.instance(replace(source, recorded=copies), {}, seed)
+        return self.instance(moses_tasks("qed+", delta=0.3, count=4, pool_size=3000), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         truth: dict[str, OptTask] = instance.truth

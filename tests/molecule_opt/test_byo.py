@@ -1,23 +1,27 @@
-"""Bring your own: a prompts file and a model's SMILES outputs scored through a suite end to end; bad SMILES count
-as invalid, never crash; malformed files are errors naming file and line (exit 3 from the CLI)."""
+"""Bring your own: a prompts file (the `prompts` dataset) and a model's SMILES answers as a suite's `predictions:`
+file, scored by `harness score` like a method's own table; bad SMILES count as invalid, never crash; malformed
+prompts and answer files are errors naming file and line."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from harness import DataError
+from harness.store import Store
 
 pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
 
-from methods.molecule_opt.byo import read_outputs, read_prompts  # noqa: E402
+from methods.molecule_opt.byo import read_prompts  # noqa: E402
 from methods.molecule_opt.export import export  # noqa: E402
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
 
 
-def _write(path, records) -> None:  # noqa: ANN001
+def _write(path: Path, records: list) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records), encoding="utf-8")
 
 
@@ -27,36 +31,79 @@ suite: my_model
 task: molecule_opt.optimise
 defaults: {seeds: [0], timeout: 5m, threads: 1}
 datasets:
-  mine: {loader: prompts, args: {path: prompts.jsonl, outputs_path: outputs.jsonl, pool_size: 2000}}
-metrics: [success_rate, similarity, sr_x_sim, validity]
+  mine: {loader: prompts, args: {path: prompts.jsonl, pool_size: 2000}}
+metrics: [success_rate, similarity, sr_x_sim, validity, mean_gain]
 methods:
-  mine: {impl: recorded}
-  nearest: {impl: nearest}
 """
+THEIRS = SUITE + '  theirs: {predictions: "answers/{method}/{dataset}/{seed}.jsonl"}\n'
 
 
-def test_a_users_outputs_are_scored_through_a_suite_and_a_broken_file_exits_3(cli, write_suite, tmp_path):
-    _write(tmp_path / "prompts.jsonl", [
+@pytest.fixture
+def prompts(tmp_path: Path) -> Path:
+    path = tmp_path / "prompts.jsonl"
+    _write(path, [
         {"id": "p1", "source": ASPIRIN, "objective": "logp+"},
         {"id": "p2", "source": ASPIRIN, "objective": "qed+", "delta": 0.3}, "",
         {"id": "p3", "source": ASPIRIN, "objective": "logp+,qed-"},
         {"id": "p4", "source": ASPIRIN, "objective": "logp+"},
     ])
-    _write(tmp_path / "outputs.jsonl", [{"id": "p1", "smiles": METHYL_ESTER}, {"id": "p2", "smiles": METHYL_ESTER},
-                                        {"id": "p3", "smiles": "C1CC(=O"}])  # p4 unanswered
-    suite = str(write_suite(SUITE))
-    code, _, err = cli("run", suite, "--store", str(tmp_path / "a.sqlite"), "--data-root", str(tmp_path),
+    return path
+
+
+def _score(cli, write_suite, store: Path, tmp_path: Path) -> tuple[int, dict]:  # noqa: ANN001
+    code, _, _ = cli("score", str(write_suite(THEIRS, "theirs.yaml")), "--store", str(store), "--data-root",
+                       str(tmp_path), plugin=False)
+    [record] = Store(store).records()
+    return code, record
+
+
+def test_a_users_answers_score_like_the_methods_own_table(cli, write_suite, store, tmp_path, prompts):
+    suite = write_suite(SUITE + "  nearest: {impl: nearest}\n", "nearest.yaml")
+    code, _, err = cli("run", str(suite), "--store", str(tmp_path / "own.sqlite"), "--data-root", str(tmp_path),
                        "--executor", "inline", plugin=False)
     assert code == 0, err
-    code, _, err = cli("export", "--suite", suite, "--store", str(tmp_path / "a.sqlite"), "--format", "csv", "--out",
-                       str(tmp_path / "r.csv"), plugin=False)
-    assert code == 0, err
-    runs = pd.read_csv(tmp_path / "r.csv").set_index("method")
-    assert runs.loc["mine", "metric.success_rate"] == 25.0 and runs.loc["mine", "metric.validity"] == 50.0
-    assert runs.loc["mine", "metric.similarity"] == pytest.approx(2 / 3)
-    _write(tmp_path / "outputs.jsonl", [{"id": "p1", "smiles": METHYL_ESTER}, {"id": "p9", "smiles": "C"}])
-    code, _, err = cli("run", suite, "--store", str(tmp_path / "b.sqlite"), "--data-root", str(tmp_path), plugin=False)
-    assert code == 3 and f"{tmp_path / 'outputs.jsonl'}:2: id: no task 'p9'" in err and "Traceback" not in err
+    with Store(tmp_path / "own.sqlite") as own:
+        [record] = own.records()
+        table = pd.read_parquet(own.predictions_path(record["run_id"]))
+    answers = tmp_path / "answers" / "theirs" / "mine" / "0.jsonl"
+    _write(answers, table.to_dict("records"))
+    code, theirs = _score(cli, write_suite, store, tmp_path)
+    assert code == 0, theirs.get("error")
+    assert theirs["metrics"] == record["metrics"] and record["metrics"]["success_rate"] > 0
+
+
+def test_unparsable_and_missing_answers_count_invalid(cli, write_suite, store, tmp_path, prompts):
+    _write(tmp_path / "answers" / "theirs" / "mine" / "0.jsonl", [
+        {"task": "p1", "smiles": METHYL_ESTER}, {"task": "p2", "smiles": METHYL_ESTER},
+        {"task": "p3", "smiles": "C1CC(=O"}])  # p4 unanswered
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 0, record.get("error")
+    metrics = record["metrics"]
+    assert metrics["success_rate"] == 25.0 and metrics["validity"] == 50.0
+    assert metrics["similarity"] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ({"task": "p9", "smiles": "C"}, ":2: task: sample 'p9' is not a test sample"),
+    ({"task": "p1", "smiles": "C"}, ":2: task: a second row for task 'p1'"),
+    ({"task": "p2", "smiles": 7}, ":2: smiles: 7 is not a text"),
+    ({"task": "p2", "smiles": None}, ":2: smiles: holds an empty value"),
+    ({"task": "p2"}, ":2: smiles: holds an empty value"),
+])
+def test_a_bad_answers_file_names_its_line_and_column(cli, write_suite, store, tmp_path, prompts, line, message):
+    answers = tmp_path / "answers" / "theirs" / "mine" / "0.jsonl"
+    _write(answers, [{"task": "p1", "smiles": METHYL_ESTER}, line])
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 2 and record["status"] == "failed"
+    assert f"{answers}{message}" in record["error"]
+
+
+def test_an_answers_file_in_the_old_outputs_layout_is_refused_naming_the_column(cli, write_suite, store, tmp_path,
+                                                                                prompts):
+    answers = tmp_path / "answers" / "theirs" / "mine" / "0.jsonl"
+    _write(answers, [{"id": "p1", "smiles": METHYL_ESTER}])
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 2 and f"{answers}: task: no column 'task' (found: id, smiles)" in record["error"]
 
 
 @pytest.mark.parametrize(("line", "message"), [
@@ -74,15 +121,11 @@ def test_prompt_mistakes_name_the_file_and_line(tmp_path, line, message):
         read_prompts(tmp_path / "prompts.jsonl", 0.4)
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ({"id": "a", "smiles": "C"}, r"outputs.jsonl:2: id: task 'a' is answered twice"),
-    ({"id": "a2", "smiles": "C"}, r"outputs.jsonl:2: id: no task 'a2'"),
-    ({"id": "b", "smiles": 7}, r"outputs.jsonl:2: smiles: 'smiles' must be a string"),
-])
-def test_output_mistakes_name_the_file_and_line(tmp_path, line, message):
-    _write(tmp_path / "outputs.jsonl", [{"id": "a", "smiles": "not smiles at all"}, line])
-    with pytest.raises(DataError, match=message):
-        read_outputs(tmp_path / "outputs.jsonl", {"a", "b"})
+def test_a_broken_prompts_file_fails_the_run_naming_its_line(cli, write_suite, store, tmp_path, prompts):
+    _write(tmp_path / "answers" / "theirs" / "mine" / "0.jsonl", [{"task": "p1", "smiles": METHYL_ESTER}])
+    _write(prompts, [{"id": "p1", "source": ASPIRIN, "objective": "qed"}])
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 2 and f"{prompts}:1: objective: 'qed' is not an objective" in record["error"]
 
 
 def test_exported_tasks_read_back_as_the_same_prompts(tmp_path):

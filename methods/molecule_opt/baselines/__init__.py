@@ -1,1 +1,1 @@
-"""The non-learning references and the recorded-outputs replay: one module per method."""
+"""The non-learning references: one module per method."""
