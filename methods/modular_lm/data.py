@@ -1,5 +1,5 @@
 """The datasets: `generated` (the four-domain corpus of `corpus.py` and the recipe of the dense base each seed
-pre-trains) and `byo` (a user's GSM8K/BBH-style generations, `byo.py`)."""
+pre-trains) and `byo` (a user's GSM8K/BBH-style questions, `byo.py`, whose generations are a predictions file)."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import DataError
-from methods.modular_lm.byo import Generation, read_generations
+from methods.modular_lm.byo import Question, read_questions
 from methods.common.corpus import CorpusConfig, build_corpus
 from methods.modular_lm.inputs import ModularInputs, Truth
 
@@ -20,11 +20,10 @@ _MODEL_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
 class GeneratedSource:
     corpus: CorpusConfig
     model: Mapping[str, Any]
-    recorded: Mapping[str, str] | None = None  # the tiny instance's reference answers, for `recorded`
 
     def inputs(self) -> ModularInputs:
         test = build_corpus(self.corpus).test
-        return ModularInputs(tuple(replace(e, answer="") for e in test), self.corpus, self.model, self.recorded)
+        return ModularInputs(tuple(replace(e, answer="") for e in test), self.corpus, self.model)
 
     def truth(self) -> dict[str, Truth]:
         return {e.id: Truth(e.domain, e.ood, e.answer) for e in build_corpus(self.corpus).test}
@@ -32,13 +31,13 @@ class GeneratedSource:
 
 @dataclass(frozen=True)
 class ByoSource:
-    rows: tuple[Generation, ...]
+    rows: tuple[Question, ...]
 
     def inputs(self) -> ModularInputs:
         from methods.common.corpus import Example
 
         examples = tuple(Example(r.id, r.domain, "byo", r.question, "") for r in self.rows)
-        return ModularInputs(examples, CorpusConfig(), None, {r.id: r.generation for r in self.rows})
+        return ModularInputs(examples, CorpusConfig(), None)
 
     def truth(self) -> dict[str, Truth]:
         return {r.id: Truth(r.domain, False, r.target) for r in self.rows}
@@ -69,5 +68,6 @@ def generated(model: Mapping[str, Any] | None = None) -> GeneratedSource:
 
 
 def byo(path: str | Path) -> ByoSource:
-    """Your model's generations on GSM8K/BBH-style questions from a JSONL (`byo.py`), scored like the corpus."""
-    return ByoSource(tuple(read_generations(Path(path))))
+    """Your GSM8K/BBH-style questions from a JSONL (`byo.py`); your model's generations on them are a predictions
+    file, scored like the corpus."""
+    return ByoSource(tuple(read_questions(Path(path))))

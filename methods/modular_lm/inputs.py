@@ -31,18 +31,17 @@ class Truth:
 
 @dataclass(frozen=True)
 class ModularInputs:
-    """The test questions (answers blanked), the corpus, the base model's recipe (None for a user's file) and a
-    user's recorded generations by id."""
+    """The test questions (answers blanked), the corpus and the base model's recipe (None for a user's questions)."""
 
     examples: tuple[Example, ...]
     corpus: CorpusConfig
     model: Mapping[str, Any] | None = None
-    recorded: Mapping[str, str] | None = None
 
     def require_model(self, who: str) -> None:
         if self.model is None:
-            raise DataError(f"{who} trains on the generated corpus; the byo dataset holds only your generations",
-                            field="datasets", hint="Run it on the 'generated' dataset; run 'recorded' on 'byo'.")
+            raise DataError(f"{who} trains on the generated corpus; the byo dataset holds only your questions",
+                            field="datasets", hint="Run it on the 'generated' dataset; score your generations on "
+                                                   "'byo' with a `predictions:` method.")
 
     def base_dir(self, seed: int) -> Path:
         """The seed's dense base (trained on first use), or the recipe's own seed or path when it names one."""

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("math_verify")
 
+from harness import DataError  # noqa: E402
 from methods.modular_lm.baselines.dense import Dense  # noqa: E402
-from methods.modular_lm.baselines.recorded import Recorded  # noqa: E402
+from methods.modular_lm.inputs import Answer  # noqa: E402
 from methods.modular_lm.micro import MiCRo  # noqa: E402
-from methods.modular_lm.task import DomainQA, scored_run  # noqa: E402
+from methods.modular_lm.task import DomainQA  # noqa: E402
 from tests.method_runs import context  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -31,7 +33,7 @@ def test_micro_answers_every_question_under_every_condition(instance):
     conditions = {"full", *(f"remove:{e}" for e in range(4)), *(f"steer:{e}" for e in range(4))}
     assert set(table["condition"]) == conditions
     assert len(table) == len(conditions) * len(instance.truth)
-    scores = task.score(instance, table, {name: m for name, m in _metrics().items()})
+    scores = task.score(instance, task.checked(instance, table), _metrics())
     assert 0.0 <= scores["accuracy"] <= 1.0
     assert not math.isnan(scores["routing_mi"]) and not math.isnan(scores["ablation_diagonal"])
 
@@ -39,16 +41,19 @@ def test_micro_answers_every_question_under_every_condition(instance):
 def test_dense_has_no_ablation_and_zero_routing_excess(instance):
     task = DomainQA()
     table = task.predictions(instance, Dense(**Dense.params_model.tiny).run(instance.inputs, context()))
-    scores = task.score(instance, table, _metrics())
+    scores = task.score(instance, task.checked(instance, table), _metrics())
     assert set(table["condition"]) == {"full"}
     assert scores["routing_mi_excess"] == 0.0 and math.isnan(scores["ablation_diagonal"])
 
 
-def test_recorded_reference_answers_score_one(instance):
+def _reference_answers(instance):
+    return DomainQA().predictions(instance, [Answer("full", i, t.target) for i, t in instance.truth.items()])
+
+
+def test_the_reference_answers_score_one(instance):
     task = DomainQA()
-    table = task.predictions(instance, Recorded().run(instance.inputs, context()))
-    assert task.score(instance, table, _metrics())["accuracy"] == 1.0
-    assert task.score(instance, table, _metrics())["accuracy_ood"] == 1.0
+    scores = task.score(instance, task.checked(instance, _reference_answers(instance)), _metrics())
+    assert scores["accuracy"] == 1.0 and scores["accuracy_ood"] == 1.0
 
 
 def test_test_answers_are_hidden_from_methods(instance):
@@ -56,10 +61,17 @@ def test_test_answers_are_hidden_from_methods(instance):
 
 
 def test_a_missing_answer_is_rejected(instance):
-    task = DomainQA()
-    table = task.predictions(instance, Recorded().run(instance.inputs, context()))
-    with pytest.raises(ValueError, match="answer each"):
-        scored_run(instance.truth, table.iloc[1:])
+    table = _reference_answers(instance)
+    with pytest.raises(DataError, match=f"1 test sample.s. have no row for condition 'full', e.g. '{table['id'][0]}'"):
+        DomainQA().checked(instance, table.iloc[1:])
+
+
+def test_a_mixture_answers_every_question_under_each_of_its_conditions(instance):
+    table = _reference_answers(instance)
+    removed = table.assign(condition="remove:0")
+    DomainQA().checked(instance, pd.concat([table, removed]))
+    with pytest.raises(DataError, match="have no row for condition 'remove:0'"):
+        DomainQA().checked(instance, pd.concat([table, removed.iloc[2:]]))
 
 
 def _metrics():
