@@ -19,6 +19,7 @@ import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.math_reasoning import generator
 from methods.math_reasoning.answers import AnswerCheck, average_at_k, check_answer
 from harness.hf_datasets import read_rows, table_source
@@ -133,8 +134,6 @@ def accuracy(table: pd.DataFrame) -> float:
 
 def unparsed(table: pd.DataFrame) -> float:
     """Percentage of rows whose verdict math-verify did not reach (no answer, prose, or unparseable)."""
-    if table.empty:
-        raise DataError("no answers to score", hint="The predictions table has no rows.")
     return 100.0 * float((~table["parsed"].astype(bool)).mean())
 
 
@@ -147,6 +146,18 @@ UNPARSED = Metric("unparsed", unparsed, higher_is_better=False, unit="%",
 
 class Evaluation(Task):
     """Generate k solutions per problem, score each with the harness scorer; the same problems every seed."""
+
+    # One row per (problem, sample) with the scorer's verdict; the other columns (gold, generation, extracted)
+    # are kept for reading, and a bring-your-own file may leave them out.
+    predictions_schema = PredictionsSchema(
+        (Column("id", "text", description="the problem's id"),
+         Column("sample", "integer", description="the sample's number, 0 .. k-1"),
+         Column("correct", "boolean", description="the verdict of the harness scorer (math-verify)"),
+         Column("parsed", "boolean", description="whether math-verify parsed the answer")),
+        sample="id", repeat="sample")
+
+    def test_samples(self, instance: Instance) -> tuple[str, ...]:
+        return tuple(problem.id for problem in instance.inputs.problems)
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "evaluation", "the problem set is the dataset's arguments")
@@ -171,15 +182,10 @@ class Evaluation(Task):
         return predictions_table(instance.inputs.problems, output)
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        missing = [column for column in ("id", "correct", "parsed") if column not in predictions.columns]
-        if missing:
-            raise ValueError(f"predictions lack column(s) {missing}; the table has {', '.join(COLUMNS)}")
-        # `truth` lists problem ids, repeated where the bootstrap drew a problem twice: each draw is a unit.
+        # The table is checked: every problem has its rows. `truth` lists problem ids, repeated where the
+        # bootstrap drew a problem twice: each draw is a unit.
         draws = pd.DataFrame({"draw": range(len(instance.truth)), "id": list(instance.truth)})
         table = draws.merge(predictions, on="id", how="left", validate="many_to_many")
-        absent = table.loc[table["correct"].isna(), "id"].unique()
-        if len(absent):
-            raise ValueError(f"no predictions for {len(absent)} problem(s), e.g. {absent[0]!r}")
         return {key: metric(table) for key, metric in metrics.items()}
 
     def resample(self, instance: Instance, rng: Any) -> Instance:

@@ -155,12 +155,11 @@ def spearman(scores_lower_is_better: np.ndarray, accuracies: np.ndarray) -> floa
 
 
 def selection_regret(scores: np.ndarray, accuracies: np.ndarray, lower_is_better: bool = True) -> float:
-    """Best student accuracy in the pool minus that of the teacher the score selects (first one on ties)."""
+    """Best student accuracy in the pool minus that of the teacher the score selects (first one on ties); the
+    scores are finite (the engine checks a predictions table before the task scores it)."""
     scores = np.asarray(scores, dtype=np.float64)
     accuracies = np.asarray(accuracies, dtype=np.float64)
     if scores.shape != accuracies.shape or scores.ndim != 1 or len(scores) == 0:
         raise ValueError(f"need two equal-length non-empty 1-D arrays, got {scores.shape} and {accuracies.shape}")
-    if not np.all(np.isfinite(scores)):
-        raise ValueError("scores must be finite to select a teacher")
     chosen = int(np.argmin(scores) if lower_is_better else np.argmax(scores))
     return float(np.max(accuracies) - accuracies[chosen])

@@ -37,6 +37,7 @@ from harness.contracts import reject_split_keys
 from harness.fingerprint import digest
 from harness.loader_arguments import whole_number
 from harness.model_cache import cache_root, model_folder, publish
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.math_reasoning import generator, teachers, tiny_model
 from methods.math_reasoning.grace import selection_regret, spearman
 from methods.math_reasoning.problems import Problem
@@ -282,6 +283,16 @@ REGRET = Metric("regret", selection_regret, higher_is_better=False, unit="points
 class TeacherSelection(Task):
     """Contract (c): score every teacher of a pool for a student; scored against distilled-student accuracy."""
 
+    # One row per teacher. The distilled student's accuracy comes from the instance: the table's
+    # `student_accuracy` column is kept for reading (grace_report), not trusted.
+    predictions_schema = PredictionsSchema(
+        (Column("teacher", "text", description="the teacher's name in the pool"),
+         Column("score", "number", description="the method's score; lower = better teacher")),
+        sample="teacher")
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return [data.teacher for data in instance.inputs.teachers]
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "teacher-selection", "the pool's sizes are arguments of the dataset")
 
@@ -311,9 +322,6 @@ class TeacherSelection(Task):
                              "student_accuracy": instance.truth})
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        missing = [c for c in ("score", "student_accuracy") if c not in predictions.columns]
-        if missing:
-            raise ValueError(f"predictions lack column(s) {missing}; the table has teacher, kind, temperature, "
-                             "score, student_accuracy")
-        scores, accuracies = predictions["score"].to_numpy(float), predictions["student_accuracy"].to_numpy(float)
+        scores = predictions.set_index("teacher")["score"].loc[self.test_samples(instance)].to_numpy(np.float64)
+        accuracies = np.asarray(instance.truth, dtype=np.float64)
         return {key: metric(scores, accuracies) for key, metric in metrics.items()}

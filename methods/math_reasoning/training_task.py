@@ -7,7 +7,8 @@ Q_val (what STAT profiles), and three test columns: in-distribution (ID, 1-3 ste
 (4-step chains, longer than any ID problem). A method chooses at most `budget` QA pairs; the task's
 `TrainingMethod` base class fine-tunes a copy of the student on them with one fixed recipe for every method
 and answers the test questions greedily. Seeds change the selection's sampling and the SFT order, never the
-data. The predictions table has a row per test question with its `subset`, so every column is re-scorable.
+data. The predictions table has a row per test question with its verdict (and, for reading, its `subset`);
+scoring takes each question's column from the instance, so every column is re-scorable.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.loader_arguments import whole_number
 from harness.model_cache import model_folder
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.math_reasoning import generator, tiny_model
 from methods.math_reasoning.answers import check_answer
 from methods.math_reasoning.problems import Problem
@@ -124,6 +126,15 @@ def base_answers(student_dir: Path, problems: list[Problem]) -> list[str]:
 class SkillTraining(Task):
     """Accuracy per test column after the method's training set and the shared SFT recipe."""
 
+    # One row per test question with the scorer's verdict; its column (id, hard, ood) comes from the instance.
+    predictions_schema = PredictionsSchema(
+        (Column("id", "text", description="the test question's id"),
+         Column("correct", "boolean", description="the verdict of the harness scorer (math-verify)")),
+        sample="id")
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return instance.truth["id"].tolist()
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "training", "the set sizes are arguments of the dataset")
 
@@ -159,10 +170,9 @@ class SkillTraining(Task):
         return table
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        missing = [c for c in ("subset", "correct") if c not in predictions.columns]
-        if missing:
-            raise ValueError(f"predictions lack column(s) {missing}; the table has id, gold, subset, response, correct")
-        return {key: metric(predictions) for key, metric in metrics.items()}
+        truth: pd.DataFrame = instance.truth
+        table = truth.assign(correct=predictions.set_index("id")["correct"].loc[truth["id"]].to_numpy())
+        return {key: metric(table) for key, metric in metrics.items()}
 
 
 def _column_accuracy(subsets: tuple[str, ...]):

@@ -10,6 +10,7 @@ for _name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
 
 import json  # noqa: E402
 import logging  # noqa: E402
+import re  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -120,9 +121,24 @@ def test_bootstrap_draws_problems_with_all_their_samples():
     table = task.predictions(instance, EvaluationOutput(FIXED))
     draw = task.resample(instance, np.random.default_rng(1))
     expected = np.mean([{"a": 50.0, "b": 50.0, "c": 50.0}[i] for i in draw.truth])
-    assert task.score(draw, table, {"accuracy": ACCURACY})["accuracy"] == pytest.approx(expected)
-    with pytest.raises(ValueError, match="no predictions for 1 problem"):
-        task.score(instance, table[table["id"] != "c"], METRICS)
+    checked = task.checked(instance, table)
+    assert task.score(draw, checked, {"accuracy": ACCURACY})["accuracy"] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t[t["id"] != "c"], "1 test sample(s) have no row, e.g. 'c'"),
+    (lambda t: t.assign(sample=0), "a second row for id 'a', sample 0"),
+    (lambda t: t.assign(id=t["id"].replace("b", "z")), "sample 'z' is not a test sample"),
+    (lambda t: t.drop(columns="parsed"), "no column 'parsed'"),
+    (lambda t: t.assign(correct="yes"), "'yes' is not true or false"),
+])
+def test_the_engine_refuses_a_table_that_does_not_answer_each_problem_k_times(change, message):
+    task = Evaluation()
+    instance = task.instance(ProblemSet("fixed", PROBLEMS), {}, 0)
+    table = task.predictions(instance, EvaluationOutput(FIXED))
+    assert task.checked(instance, table).equals(table)
+    with pytest.raises(DataError, match=re.escape(message)):
+        task.checked(instance, change(table))
 
 
 @pytest.mark.parametrize("params, message", [

@@ -3,6 +3,7 @@ truth, the shared gradient cache, bad input as DataError, and a tiny suite end t
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -71,17 +72,39 @@ def test_scoring_set_is_n_prompts_by_m_responses_laid_out_prompt_by_prompt():
 
 
 def hand_instance(accuracies):
-    return Instance(inputs=PoolInputs(Path("student"), ()), truth=np.asarray(accuracies, dtype=float))
+    teachers = tuple(type("T", (), {"teacher": f"t{i}"})() for i in range(len(accuracies)))
+    return Instance(inputs=PoolInputs(Path("student"), teachers), truth=np.asarray(accuracies, dtype=float))
 
 
 def test_spearman_and_regret_from_a_hand_table():
     task, metrics = TeacherSelection(), {"spearman": SPEARMAN, "regret": REGRET}
-    table = pd.DataFrame({"score": [1.0, 2.0, 3.0, 4.0], "student_accuracy": [40.0, 30.0, 20.0, 10.0]})
-    assert task.score(hand_instance([]), table, metrics) == {"spearman": 100.0, "regret": 0.0}
+    instance = hand_instance([40.0, 30.0, 20.0, 10.0])
+    table = pd.DataFrame({"teacher": ["t0", "t1", "t2", "t3"], "score": [1.0, 2.0, 3.0, 4.0]})
+    assert task.score(instance, task.checked(instance, table), metrics) == {"spearman": 100.0, "regret": 0.0}
     table["score"] = [4.0, 3.0, 2.0, 1.0]
-    assert task.score(hand_instance([]), table, metrics) == {"spearman": -100.0, "regret": 30.0}
+    assert task.score(instance, table, metrics) == {"spearman": -100.0, "regret": 30.0}
     table["score"] = [2.0, 1.0, 3.0, 4.0]  # picks the second best: regret 10; one swapped pair: rho = 0.8
-    assert task.score(hand_instance([]), table, metrics) == pytest.approx({"spearman": 80.0, "regret": 10.0})
+    assert task.score(instance, table, metrics) == pytest.approx({"spearman": 80.0, "regret": 10.0})
+
+
+def test_scores_pair_with_the_instances_accuracies_by_teacher_name_not_by_the_tables_truth():
+    task, metrics = TeacherSelection(), {"spearman": SPEARMAN, "regret": REGRET}
+    instance = hand_instance([40.0, 30.0, 20.0, 10.0])
+    shuffled = pd.DataFrame({"teacher": ["t3", "t1", "t0", "t2"], "score": [4.0, 2.0, 1.0, 3.0],
+                             "student_accuracy": [99.0, 0.0, 0.0, 0.0]})
+    assert task.score(instance, task.checked(instance, shuffled), metrics) == {"spearman": 100.0, "regret": 0.0}
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"teacher": ["t0", "t1"], "score": [1.0, 2.0]}, "1 test sample(s) have no row, e.g. 't2'"),
+    ({"teacher": ["t0", "t1", "t2", "t9"], "score": [1.0, 2.0, 3.0, 4.0]}, "sample 't9' is not a test sample"),
+    ({"teacher": ["t0", "t1", "t2"], "score": [1.0, np.inf, 3.0]}, "holds inf, not a finite number"),
+    ({"teacher": ["t0", "t1", "t2"], "value": [1.0, 2.0, 3.0]}, "no column 'score'"),
+])
+def test_the_engine_refuses_a_table_without_one_finite_score_per_teacher(table, message):
+    instance = hand_instance([40.0, 30.0, 20.0])
+    with pytest.raises(DataError, match=re.escape(message)):
+        TeacherSelection().checked(instance, pd.DataFrame(table))
 
 
 def test_predictions_have_one_row_per_teacher_with_the_truth_beside_the_score():

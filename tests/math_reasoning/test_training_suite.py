@@ -1,16 +1,19 @@
 """The math_stat protocol end to end on a tiny student: a suite runs and stores every column; bad input fails
 clearly."""
+import re
 import textwrap
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("transformers")
 pytest.importorskip("tokenizers")
 pytest.importorskip("math_verify")  # the math-reasoning extra: the student's answers are scored with it
 
-from harness import DataError  # noqa: E402
+from harness import DataError, Instance  # noqa: E402
 from harness.api import run  # noqa: E402
-from methods.math_reasoning.training_task import skill_training  # noqa: E402
+from methods.math_reasoning.training_task import (ACCURACY_AVG, ACCURACY_HARD, ACCURACY_ID,  # noqa: E402
+                                                  ACCURACY_OOD, SkillTraining, skill_training)
 
 TINY = {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "examples": 300, "steps": 20, "eval_examples": 5}
 
@@ -52,6 +55,30 @@ def test_a_tiny_stat_suite_stores_every_column_for_every_method(tmp_path, model_
     assert set(frame["status"]) == {"ok"}, frame[["method", "status", "error"]].to_string()
     for column in ("accuracy_id", "accuracy_hard", "accuracy_ood", "accuracy_avg"):
         assert frame[f"metric.{column}"].notna().all()
+
+
+TRUTH = pd.DataFrame({"id": ["q0", "q1", "q2", "q3"], "gold": ["1", "2", "3", "4"],
+                      "subset": ["id", "hard", "id", "ood"]})
+COLUMN_METRICS = {"id": ACCURACY_ID, "hard": ACCURACY_HARD, "ood": ACCURACY_OOD, "avg": ACCURACY_AVG}
+
+
+def test_each_question_is_scored_in_the_instances_column_whatever_the_tables_order():
+    task, instance = SkillTraining(), Instance(inputs=None, truth=TRUTH)
+    table = pd.DataFrame({"id": ["q3", "q1", "q0", "q2"], "correct": [True, False, True, False],
+                          "subset": ["id"] * 4})  # a wrong subset column is not trusted
+    scores = task.score(instance, task.checked(instance, table), COLUMN_METRICS)
+    assert scores == pytest.approx({"id": 100 / 3, "hard": 0.0, "ood": 100.0, "avg": (100 / 3 + 0 + 100) / 3})
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"id": ["q0", "q1", "q2"], "correct": [True] * 3}, "1 test sample(s) have no row, e.g. 'q3'"),
+    ({"id": ["q0", "q1", "q2", "q3", "q3"], "correct": [True] * 5}, "a second row for id 'q3'"),
+    ({"id": ["q0", "q1", "q2", "q3"], "correct": [1, 0, 2, 1]}, "2 is not true or false"),
+])
+def test_the_engine_refuses_a_table_without_one_verdict_per_test_question(table, message):
+    instance = Instance(inputs=None, truth=TRUTH)
+    with pytest.raises(DataError, match=re.escape(message)):
+        SkillTraining().checked(instance, pd.DataFrame(table))
 
 
 def test_a_budget_of_zero_names_its_field(model_cache):
