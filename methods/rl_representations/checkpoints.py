@@ -9,7 +9,7 @@ RETURN_WINDOW = 10  # a checkpoint's return is the mean of this many last finish
 
 @dataclass
 class Checkpoints:
-    """One list per column of the predictions table (methods.rl_representations.task.COLUMNS)."""
+    """One list per column of the predictions table (methods.rl_representations.task.ControlTask's schema)."""
 
     columns: dict[str, list[float]] = field(default_factory=dict)
 

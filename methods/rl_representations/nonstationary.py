@@ -3,9 +3,10 @@
 fresh random labelling (a permutation of the true labels across images), so every phase is a new
 memorisation problem and a network that loses plasticity fits later phases worse.
 
-Inputs: the standardised images and one label vector per phase, drawn per seed. Predictions table, one row
-per epoch: `epoch`, `phase`, `accuracy` (training accuracy on the current labelling, %), `dormant` and
-`srank` of the penultimate features on all images."""
+Inputs: the standardised images and one label vector per phase, drawn per seed. Predictions table
+(`NonStationaryTask.predictions_schema`), one row per epoch (1, 2, ... phases x epochs_per_phase): `epoch`,
+`phase`, `accuracy` (training accuracy on the current labelling, %), `dormant` and `srank` of the penultimate
+features on all images."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -17,8 +18,7 @@ import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
-
-COLUMNS = ("epoch", "phase", "accuracy", "dormant", "srank")
+from harness.predictions_schema import Column, PredictionsSchema
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,19 @@ def load_digits(samples: int = 512, phases: int = 8, epochs_per_phase: int = 20)
 
 
 class NonStationaryTask(Task):
+    # One row per epoch, every epoch of every phase (`test_samples`), in any order (`score` sorts by epoch).
+    predictions_schema = PredictionsSchema(
+        (Column("epoch", "integer", description="from 1"),
+         Column("phase", "integer", description="the label phase, from 0"),
+         Column("accuracy", "number", description="training accuracy on the phase's labels, %"),
+         Column("dormant", "number", description="tau-dormant share of the penultimate units"),
+         Column("srank", "number", description="srank of the penultimate features")),
+        sample="epoch")
+
+    def test_samples(self, instance: Instance) -> range:
+        data: LabelPhases = instance.truth
+        return range(1, data.phases * data.epochs_per_phase + 1)
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "rl_representations.nonstationary", "phases are dataset arguments")
 
@@ -65,14 +78,8 @@ class NonStationaryTask(Task):
         return self.instance(load_digits(samples=60, phases=2, epochs_per_phase=3), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
-        data: LabelPhases = instance.truth
-        table = pd.DataFrame(output)
-        missing = [name for name in COLUMNS if name not in table.columns]
-        if missing:
-            raise ValueError(f"a non-stationary run's table lacks {', '.join(missing)}")
-        if len(table) != data.phases * data.epochs_per_phase:
-            raise ValueError(f"expected one row per epoch ({data.phases * data.epochs_per_phase}), got {len(table)}")
-        return table[list(COLUMNS)]
+        return pd.DataFrame(output)
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        return {key: metric(predictions) for key, metric in metrics.items()}
+        epochs = predictions.sort_values("epoch")
+        return {key: metric(epochs) for key, metric in metrics.items()}

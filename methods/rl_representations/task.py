@@ -2,27 +2,38 @@
 
 A method gets the `Environment` (methods.rl_representations.environments) and returns its `Checkpoints`:
 every `every` steps the training return, the tau-dormant ratio and srank of the actor's and critic's
-penultimate features, and the wall time. Predictions table, one row per checkpoint: `step`, `return`,
-`seconds`, `dormant_actor`, `dormant_critic`, `srank_actor`, `srank_critic`. Scoring reads that table alone.
+penultimate features, and the wall time. Predictions table (`ControlTask.predictions_schema`), one row per
+checkpoint: `step`, `return`, `seconds`, `dormant_actor`, `dormant_critic`, `srank_actor`, `srank_critic`.
+Scoring reads that table alone, so a user's own checkpoint table (a suite's `predictions:` file) scores the same.
 Nothing is hidden from a method: the environment is the problem."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from harness import Instance, Metric, Task
+from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.rl_representations.environments import load_classic
 from methods.rl_representations.checkpoints import Checkpoints
-
-COLUMNS = ("step", "return", "seconds", "dormant_actor", "dormant_critic", "srank_actor", "srank_critic")
 
 
 class ControlTask(Task):
     """One training run per seed; the seed seeds the agent and the environment."""
+
+    # One row per checkpoint, in any order (`score` sorts by step). The checkpoints are the run's own (a probe
+    # fires as the step count passes each multiple of `every`; a logged run ends at its last episode), so the
+    # task lists no test samples. A run that logs no representation diagnostics leaves them empty.
+    predictions_schema = PredictionsSchema(
+        (Column("step", "integer", description="environment steps taken"),
+         Column("return", "number", description="mean return of the last 10 finished training episodes"),
+         Column("seconds", "number", description="wall time since the start"),
+         *(Column(f"{diagnostic}_{network}", "number", may_be_empty=True,
+                  description=f"{diagnostic} of the {network}'s penultimate features")
+           for diagnostic in ("dormant", "srank") for network in ("actor", "critic"))),
+        sample="step")
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "rl_representations.control", "the step budget is a dataset argument")
@@ -37,13 +48,11 @@ class ControlTask(Task):
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         if not isinstance(output, Checkpoints):
             raise ValueError(f"a control method returns Checkpoints, got {type(output).__name__}")
-        missing = [name for name in COLUMNS if name not in output.columns]
-        if missing or not output.columns["step"]:
-            raise ValueError(f"the checkpoints lack {', '.join(missing) or 'any row'}")
-        table = pd.DataFrame({name: output.columns[name] for name in COLUMNS})
-        if not np.all(np.diff(table["step"]) > 0):
-            raise ValueError("checkpoint steps must strictly increase")
-        return table
+        return pd.DataFrame(output.columns)
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        return {key: metric(predictions) for key, metric in metrics.items()}
+        if predictions.empty:
+            raise DataError("the predictions table has no checkpoint", field="step",
+                            hint="Give a row per checkpoint of the run.")
+        checkpoints = predictions.sort_values("step")
+        return {key: metric(checkpoints) for key, metric in metrics.items()}

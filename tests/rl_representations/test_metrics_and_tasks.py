@@ -44,15 +44,50 @@ def test_a_one_checkpoint_run_has_its_return_as_its_area():
     assert metrics.return_auc(table) == 7.0
 
 
-def test_malformed_checkpoints_are_refused():
+def test_malformed_checkpoints_are_refused_by_the_tasks_table():
     task = ControlTask()
     instance = task.tiny_instance(0)
     with pytest.raises(ValueError, match="Checkpoints"):
         task.predictions(instance, {"step": [1]})
-    with pytest.raises(ValueError, match="strictly increase"):
-        task.predictions(instance, checkpoints([1.0, 2.0], steps=[200, 100]))
-    with pytest.raises(ValueError, match="lack"):
-        task.predictions(instance, Checkpoints())
+    with pytest.raises(DataError, match="step: the predictions table: no column 'step'"):
+        task.checked(instance, task.predictions(instance, Checkpoints()))
+    twice = task.predictions(instance, checkpoints([1.0, 2.0], steps=[100, 100]))
+    with pytest.raises(DataError, match="row 1 .*: a second row for step 100"):
+        task.checked(instance, twice)
+    table = task.predictions(instance, checkpoints([1.0, 2.0]))
+    with pytest.raises(DataError, match="return: .*row 1 .*: holds inf"):
+        task.checked(instance, table.assign(**{"return": [1.0, np.inf]}))
+    with pytest.raises(DataError, match="no checkpoint"):
+        task.score(instance, task.checked(instance, table.iloc[:0]), {"final": metrics.FINAL_RETURN})
+
+
+def test_checkpoints_in_any_order_score_as_in_step_order():
+    task = ControlTask()
+    instance = task.tiny_instance(0)
+    table = task.checked(instance, task.predictions(instance, checkpoints([10.0, 30.0, 20.0])))
+    keys = {"final": metrics.FINAL_RETURN, "auc": metrics.RETURN_AUC, "ms": metrics.STEP_MS}
+    assert task.score(instance, table.iloc[::-1], keys) == task.score(instance, table, keys)
+    logged = table.assign(dormant_actor=np.nan)  # a run that logs no diagnostics leaves them empty
+    assert np.isnan(task.score(instance, task.checked(instance, logged), {"d": metrics.DORMANT_ACTOR})["d"])
+
+
+def _epochs(phases: int, per_phase: int) -> pd.DataFrame:
+    epochs = np.arange(1, phases * per_phase + 1)
+    return pd.DataFrame({"epoch": epochs, "phase": (epochs - 1) // per_phase, "accuracy": 10.0 * epochs,
+                         "dormant": 0.1, "srank": 5.0})
+
+
+def test_the_non_stationary_table_needs_every_epoch_once_in_any_order():
+    task = NonStationaryTask()
+    instance = task.instance(load_digits(samples=20, phases=2, epochs_per_phase=3), {}, seed=0)
+    table = task.checked(instance, _epochs(2, 3))
+    keys = {"phase": metrics.PHASE_ACCURACY, "last": metrics.LAST_PHASE_ACCURACY}
+    assert task.score(instance, table, keys) == {"phase": 45.0, "last": 60.0}  # (30 + 60) / 2
+    assert task.score(instance, table.iloc[::-1], keys) == task.score(instance, table, keys)
+    with pytest.raises(DataError, match="1 test sample.*have no row, e.g. 6"):
+        task.checked(instance, _epochs(2, 3).iloc[:5])
+    with pytest.raises(DataError, match="sample 7 is not a test sample"):
+        task.checked(instance, _epochs(2, 3).assign(epoch=np.arange(2, 8)))
 
 
 def test_loaders_refuse_unknown_environments_and_budgets_without_a_checkpoint():
