@@ -10,8 +10,9 @@ row per keyframe (`sample_token`), 13 columns:
 JSON, for planners that write SparseDrive-style result files: an object mapping each sample
 token to its 6 waypoints, `{"plans": {"<sample_token>": [[x1, y1], ..., [x6, y6]], ...}}`.
 Convert it with `python -m methods.driving.predictions_io plans.json plans.parquet`.
-Rows for keyframes the dataset does not hold are ignored; every scored keyframe (3 s future
-logged) needs a row.
+The engine checks a table against `OpenLoopPlanning.predictions_schema` before scoring: rows for
+keyframes the dataset does not hold, or whose 3 s future is not logged, are left out; every scored
+keyframe needs one row of finite numbers.
 """
 from __future__ import annotations
 
@@ -42,29 +43,11 @@ def plans_to_table(sample_tokens: np.ndarray, plans: np.ndarray) -> pd.DataFrame
     return frame
 
 
-def table_to_plans(table: pd.DataFrame, sample_tokens: np.ndarray, required: np.ndarray) -> np.ndarray:
-    """(N, 6, 2) plans for `sample_tokens` in their order; NaN where a token has no row and is not `required`."""
-    missing_cols = [c for c in COLUMNS if c not in table.columns]
-    if missing_cols:
-        raise DataError(f"predictions lack column(s) {', '.join(missing_cols)}", field=missing_cols[0], hint=_HINT)
-    tokens = table["sample_token"].astype(str)
-    duplicated = tokens[tokens.duplicated()].unique()
-    if duplicated.size:
-        raise DataError(f"{duplicated.size} sample token(s) have more than one plan, e.g. {duplicated[0]}",
-                        field="sample_token", hint="Give each keyframe a single plan.")
-    try:
-        values = table[X_COLUMNS + Y_COLUMNS].to_numpy(dtype=np.float64)
-    except (TypeError, ValueError):
-        raise DataError("waypoint columns must be numbers", field="x1", hint=_HINT) from None
-    if not np.isfinite(values).all():
-        raise DataError("waypoints must be finite numbers", field="x1", hint=_HINT)
-    index = pd.Index(tokens)
-    rows = index.get_indexer(np.asarray(sample_tokens).astype(str))
-    absent = (rows < 0) & np.asarray(required, dtype=bool)
-    if absent.any():
-        first = np.asarray(sample_tokens)[absent][0]
-        raise DataError(f"{int(absent.sum())} scored keyframe(s) have no plan, e.g. sample_token {first}",
-                        field="sample_token", hint="Plan every keyframe whose 3 s future is logged.")
+def table_to_plans(table: pd.DataFrame, sample_tokens: np.ndarray) -> np.ndarray:
+    """(N, 6, 2) plans for `sample_tokens` in their order from a checked table (one row per token at most, finite
+    waypoints: `OpenLoopPlanning.predictions_schema`); NaN where a token has no row (an unscored keyframe)."""
+    rows = pd.Index(table["sample_token"]).get_indexer(np.asarray(sample_tokens).astype(str))
+    values = table[X_COLUMNS + Y_COLUMNS].to_numpy(dtype=np.float64)
     plans = np.full((rows.size, STEPS, 2), np.nan)
     found = rows >= 0
     plans[found, :, 0] = values[rows[found], :STEPS]

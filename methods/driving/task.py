@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.driving.evaluation import PlanningEvaluation
 from methods.driving.log import PlanningLog
-from methods.driving.predictions_io import plans_to_table, table_to_plans
+from methods.driving.predictions_io import X_COLUMNS, Y_COLUMNS, plans_to_table, table_to_plans
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,20 @@ def _scene_names(split: Mapping[str, Any]) -> list[str] | None:
 class OpenLoopPlanning(Task):
     """Score planned ego trajectories: L2 and collision rate (both conventions, both geometries), FCP."""
 
+    # One row per keyframe (methods/driving/predictions_io.py); the test samples are the scored keyframes (3 s
+    # future logged), and rows of others (unscored, or of another log) are left out.
+    predictions_schema = PredictionsSchema(
+        (Column("sample_token", "text", description="the nuScenes sample token of the keyframe"),
+         *(Column(name, "number", description="lateral waypoint (m, + right) in the keyframe's LiDAR frame")
+           for name in X_COLUMNS),
+         *(Column(name, "number", description="forward waypoint (m, + ahead) in the keyframe's LiDAR frame")
+           for name in Y_COLUMNS)),
+        sample="sample_token", other_samples_ok=True)
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        log: PlanningLog = instance.truth
+        return log.sample_token[log.complete].astype(str).tolist()
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         _scene_names(split)
 
@@ -90,8 +105,6 @@ class OpenLoopPlanning(Task):
                                    oracle_mask=inputs.oracle_mask[order])
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
-        if isinstance(output, pd.DataFrame):
-            return output
         plans = np.asarray(output, dtype=np.float64)
         n = len(instance.inputs)
         if plans.shape != (n, 6, 2):
@@ -100,7 +113,7 @@ class OpenLoopPlanning(Task):
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         log: PlanningLog = instance.truth
-        plans = table_to_plans(predictions, log.sample_token, required=log.complete)
+        plans = table_to_plans(predictions, log.sample_token)
         evaluation = PlanningEvaluation(log, plans)
         return {key: metric(evaluation) for key, metric in metrics.items()}
 

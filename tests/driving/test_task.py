@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -50,29 +51,31 @@ def test_wrong_output_shape_is_an_error(instance):
 
 def test_score_from_the_table_alone_ignores_row_order_and_extra_rows(instance):
     table = TASK.predictions(instance, instance.inputs.oracle_trajectory)
-    extra = table.iloc[:1].assign(sample_token="not-in-the-dataset")
-    shuffled = pd.concat([table.sample(frac=1.0, random_state=0), extra])
+    extra = table.iloc[:1].assign(sample_token="not-in-the-dataset", x1=100.0)
+    shuffled = TASK.checked(instance, pd.concat([table.sample(frac=1.0, random_state=0), extra], ignore_index=True))
     assert TASK.score(instance, shuffled, SOME) == {"fcp": 0.0, "l2_avg_stp3": 0.0, "collision_avg_stp3_polygon": 0.0}
 
 
 @pytest.mark.parametrize("mutate, message", [
-    (lambda t: t.drop(columns="y3"), "lack column"),
-    (lambda t: t.iloc[1:], "no plan"),
-    (lambda t: pd.concat([t, t.iloc[:1]]), "more than one plan"),
-    (lambda t: t.assign(x1=np.nan), "finite"),
-    (lambda t: t.assign(x1="left"), "numbers"),
+    (lambda t: t.drop(columns="y3"), "y3: the predictions table: no column 'y3'"),
+    (lambda t: t.iloc[1:], "1 test sample(s) have no row, e.g. 'scene-a-000'"),
+    (lambda t: pd.concat([t, t.iloc[:1]]), "a second row for sample_token 'scene-a-000'"),
+    (lambda t: t.assign(x1=np.nan), "x1: the predictions table: row 0 (counting from 0): holds an empty value"),
+    (lambda t: t.assign(y6=np.inf), "y6: the predictions table: row 0 (counting from 0): holds inf, not a finite"),
+    (lambda t: t.assign(x1="left"), "x1: the predictions table: row 0 (counting from 0): 'left' is not a number"),
 ])
-def test_malformed_predictions_are_data_errors(instance, mutate, message):
+def test_malformed_predictions_are_data_errors_naming_row_and_column(instance, mutate, message):
     table = TASK.predictions(instance, instance.inputs.oracle_trajectory)
-    with pytest.raises(DataError, match=message):
-        TASK.score(instance, mutate(table), SOME)
+    with pytest.raises(DataError, match=re.escape(message)):
+        TASK.checked(instance, mutate(table))
 
 
-def test_unscored_frames_need_no_plan():
+def test_unscored_frames_need_no_plan_and_their_rows_are_left_out():
     log = make_log({"s": [0.0, 0.0, 0.0]}, incomplete={("s", 2)})
     instance = TASK.instance(log, {}, 0)
-    table = TASK.predictions(instance, log.gt_trajectory).iloc[:2]
-    assert TASK.score(instance, table, SOME)["l2_avg_stp3"] == 0.0
+    table = TASK.predictions(instance, log.gt_trajectory)
+    assert len(TASK.checked(instance, table)) == 2
+    assert TASK.score(instance, TASK.checked(instance, table.iloc[:2]), SOME)["l2_avg_stp3"] == 0.0
 
 
 def test_a_log_without_any_complete_future_is_a_data_error():
