@@ -12,6 +12,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from harness import DataError
 from methods.motion_tokens.problem import VARIANTS, MotionTruth, Reconstruction
 from methods.motion_tokens.render import render_stick_figures
 
@@ -56,11 +57,35 @@ class ScoredMotion:
 
 
 def scored_motion(truth: MotionTruth, table: pd.DataFrame) -> ScoredMotion:
+    """The arrays of a table the engine checked (each clip once per variant, joint and frame)."""
     shape = truth.clean.shape
+    unknown = sorted(set(table["variant"]) - {*VARIANTS, CODES})
+    if unknown:
+        raise DataError(f"unknown variant {unknown[0]!r}", field="variant", hint=f"Use {', '.join(VARIANTS)}, {CODES}.")
     decoded = {}
     for variant in VARIANTS:
-        rows = table[table["variant"] == variant].sort_values(["clip", "frame", "joint"])
-        decoded[variant] = rows[["x", "y", "z"]].to_numpy().reshape(shape)
-    codes = table[table["variant"] == CODES].sort_values(["clip", "frame"])
-    tokens = codes["token"].to_numpy().reshape(shape[0], -1) if len(codes) else None
-    return ScoredMotion(truth, decoded, tokens, int(table["codebook_size"].iloc[0]))
+        rows = table[table["variant"] == variant]
+        _check_filled(rows, variant, shape[:3])
+        decoded[variant] = rows.sort_values(["clip", "frame", "joint"])[["x", "y", "z"]].to_numpy().reshape(shape)
+    codes = table[table["variant"] == CODES]
+    codebook_size = int(table["codebook_size"].iloc[0])
+    tokens = None
+    if len(codes):
+        _check_filled(codes, CODES, (shape[0], max(len(codes) // shape[0], 1), 1))
+        if not codes["token"].between(0, codebook_size - 1).all():
+            raise DataError(f"a token outside the codebook's {codebook_size} codes", field="token")
+        tokens = codes.sort_values(["clip", "frame"])["token"].to_numpy().reshape(shape[0], -1)
+    return ScoredMotion(truth, decoded, tokens, codebook_size)
+
+
+def _check_filled(rows: pd.DataFrame, variant: str, shape: tuple[int, int, int]) -> None:
+    """Each (clip, frame, joint) once and each clip a test clip (the engine's check), every frame and joint inside
+    `shape` and as many rows as it has cells: then every cell has its row (a token row's joint is -1)."""
+    if len(rows) != shape[0] * shape[1] * shape[2]:
+        cells = " x ".join(map(str, shape))
+        raise DataError(f"{variant}: {len(rows)} rows, not one per clip, frame and joint ({cells})", field="variant",
+                        hint="Give every clip the same frames and joints.")
+    for column, size, first in (("frame", shape[1], 0), ("joint", shape[2], -1 if variant == CODES else 0)):
+        outside = rows[column][~rows[column].between(first, first + size - 1)]
+        if len(outside):
+            raise DataError(f"{variant}: {column} {outside.iloc[0]} is outside the clips' {size}", field=column)

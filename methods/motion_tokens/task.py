@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.motion_tokens.data import MotionSet
 from methods.motion_tokens.problem import VARIANTS, MotionInputs, MotionTruth, Reconstruction
 from methods.motion_tokens.scored import predictions_table, scored_motion
@@ -42,6 +43,20 @@ def motion_split(split: Mapping[str, Any]) -> MotionSplit:
 
 class MotionReconstruction(Task):
     """Reconstruction of motion clips through a tokenizer, under noise and retargeting."""
+
+    # A test clip is the sample: each (variant, joint) has every clip, with numbered frames (token positions for
+    # the `codes` rows, joint -1); `scored_motion` checks that they fill the clips.
+    predictions_schema = PredictionsSchema(
+        (Column("variant", "text", description="clean, noisy, retargeted, or codes for a token row"),
+         Column("clip", "integer", description="the clip's place among the test clips"),
+         Column("frame", "integer"), Column("joint", "integer"),
+         *(Column(axis, "number", description="metres") for axis in "xyz"),
+         Column("token", "integer", description="the code's id on a codes row, else -1"),
+         Column("codebook_size", "integer", description="the same on every row; 0: no codebook")),
+        sample="clip", per=("variant", "joint"), repeat="frame")
+
+    def test_samples(self, instance: Instance) -> range:
+        return range(len(instance.truth.clean))
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         motion_split(split)

@@ -1,4 +1,5 @@
-"""Users' files: SMPL-style joint arrays and video folders load, and every mistake names the file and the field."""
+"""Users' files: SMPL-style joint arrays and video folders load, reconstructions come in as a predictions file
+(`predictions:` in a suite), and every mistake names the file and the field (and a predictions file's line)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,11 +9,27 @@ import pytest
 
 import harness
 from harness import DataError
+from harness.store import Store
+from methods.motion_tokens import metrics
 from methods.motion_tokens.byo import load_joint_arrays
 from methods.motion_tokens.data import generated
+from methods.motion_tokens.problem import Reconstruction
 from methods.motion_tokens.skeleton import SMPL24_PARENTS
+from methods.motion_tokens.task import MotionReconstruction
 from methods.motion_tokens.video_data import EXAMPLE, read_video_clip, video_files
 from methods.motion_tokens.video_example import write_example
+
+RECONSTRUCTIONS_SUITE = """\
+schema_version: 1
+suite: byo_reconstructions
+task: motion_tokens.reconstruction
+defaults: {seeds: [0]}
+datasets:
+  walks: {loader: generated, args: {clips: 24, frames: 16}, split: {test_fraction: 0.25}}
+metrics: [mpjpe, mpjpe_noise, codebook_usage]
+methods:
+  theirs: {predictions: "preds/{method}/{dataset}/{seed}.csv"}
+"""
 
 
 def test_a_sequence_npy_is_cut_into_clips_with_a_named_skeleton(tmp_path):
@@ -98,3 +115,44 @@ def test_video_folders_check_pairing_and_name_the_file(tmp_path):
         video_files(tmp_path)
     with pytest.raises(DataError, match="real.npz"):
         video_files(tmp_path / "nowhere")
+
+
+@pytest.fixture()
+def reconstructions(tmp_path):
+    """Seed 0's test clips of the suite, decoded 1 cm off with tokens from a codebook of 8, as a predictions table,
+    and where the suite reads it."""
+    task = MotionReconstruction()
+    instance = task.instance(generated(clips=24, frames=16), {"test_fraction": 0.25}, 0)
+    shifted = {variant: clips + 0.01 for variant, clips in instance.inputs.test.items()}
+    tokens = np.arange(6 * 68).reshape(6, 68) % 7
+    table = task.predictions(instance, Reconstruction(shifted, tokens, codebook_size=8))
+    path = tmp_path / "preds" / "theirs" / "walks" / "0.csv"
+    path.parent.mkdir(parents=True)
+    return task, instance, table, path
+
+
+def test_a_reconstructions_file_scores_what_the_same_table_of_a_method_scores(reconstructions, cli, write_suite,
+                                                                             store):
+    task, instance, table, path = reconstructions
+    table.to_csv(path, index=False)
+    code, out, _ = cli("score", str(write_suite(RECONSTRUCTIONS_SUITE)), "--store", str(store))
+    assert code == 0, out
+    [record] = Store(store).records()
+    expected = task.score(instance, table, {"mpjpe": metrics.MPJPE, "mpjpe_noise": metrics.MPJPE_NOISE,
+                                            "codebook_usage": metrics.CODEBOOK_USAGE})
+    assert record["metrics"] == pytest.approx(expected) and expected["codebook_usage"] == 87.5
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda t: t.astype({"x": object}).assign(x=lambda u: u["x"].where(u.index != 40, "far")), ":42: x: 'far' is not"),
+    (lambda t: t[(t["clip"] != 0) | (t["joint"] != 6)], ": clip: 1 test sample(s) have no row for variant 'clean', "
+                                                       "joint 6, e.g. 0"),
+    (lambda t: t[t["frame"] != 3], ": variant: clean: 1530 rows, not one per clip, frame and joint (6 x 16 x 17)"),
+])
+def test_a_wrong_reconstructions_file_names_its_line_and_column(reconstructions, cli, write_suite, store, change,
+                                                                says):
+    _, _, table, path = reconstructions
+    change(table).to_csv(path, index=False)
+    code, _, _ = cli("score", str(write_suite(RECONSTRUCTIONS_SUITE)), "--store", str(store))
+    [record] = Store(store).records()
+    assert code == 2 and f"{path}{says}" in record["error"]

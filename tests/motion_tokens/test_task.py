@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness import RunContext
+from harness import DataError, RunContext
 from methods.motion_tokens import metrics
 from methods.motion_tokens.baselines.autoencoder import ContinuousAutoencoder
 from methods.motion_tokens.baselines.keyframes import Keyframes, interpolate_keyframes
@@ -62,6 +62,19 @@ def test_malformed_reconstructions_are_rejected(instance, bad):
     decoded = {variant: np.zeros(bad.get("decoded_shape", clips.shape)) for variant, clips in test.items()}
     with pytest.raises(ValueError):
         TASK.predictions(instance, Reconstruction(decoded, bad.get("tokens"), codebook_size=8))
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda t: t.assign(variant=t["variant"].replace("noisy", "blurred")), "unknown variant 'blurred'"),
+    (lambda t: t.assign(frame=t["frame"] + 1), "clean: frame 16 is outside the clips' 16"),
+    (lambda t: t.assign(token=t["token"].where(t["variant"] != "codes", 8)), "a token outside the codebook's 8"),
+    (lambda t: t.iloc[:-1], "codes: 59 rows, not one per clip"),
+])
+def test_a_table_that_does_not_fill_the_clips_is_refused(instance, change, says):
+    tokens = np.arange(5 * 12).reshape(5, 12) % 7
+    table = TASK.predictions(instance, Reconstruction(dict(instance.inputs.test), tokens, codebook_size=8))
+    with pytest.raises(DataError, match=says):
+        TASK.score(instance, TASK.checked(instance, change(table)), ALL)
 
 
 @pytest.mark.parametrize("split", [{"test_size": 0.2}, {"retarget": 1.5}, {"noise_mm": -1}])
