@@ -16,11 +16,10 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.model_init.metrics import ScoredRun
 from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus
-
-COLUMNS = ("kind", "key", "step", "value", "answer")
 
 
 @dataclass(frozen=True)
@@ -64,6 +63,17 @@ class Truth:
 class Pretrain(Task):
     """A generated corpus (the same for every seed; the seed initialises and trains the student) or yours."""
 
+    # One table of three kinds of row, unique per (kind, key, step): a test line's answer (key: its id), a point
+    # of the dev-loss curve (key empty) and a figure (key: its name). Its kinds mix test samples with other rows,
+    # so the task names no test samples and `scored_run` checks that every test line is answered once.
+    predictions_schema = PredictionsSchema(
+        (Column("kind", "text", description="answer, val_loss or figure"),
+         Column("key", "text", may_be_empty=True, description="the test line's id, empty, or the figure's name"),
+         Column("step", "number", description="the curve point's training step (0 otherwise)"),
+         Column("value", "number", description="the dev loss or the figure (0 for an answer)"),
+         Column("answer", "text", may_be_empty=True, description="the predicted last word (empty otherwise)")),
+        sample="key", per=("kind",), repeat="step")
+
     tiny_instance_is_slow = True  # it pre-trains a tiny source (seconds)
 
     def check_split(self, split: Mapping[str, Any]) -> None:
@@ -92,7 +102,7 @@ class Pretrain(Task):
         rows = [("answer", key, 0.0, 0.0, word) for key, word in output.answers.items()]
         rows += [("val_loss", "", s, v, "") for s, v in zip(output.curve_steps, output.curve_losses, strict=True)]
         rows += [("figure", name, 0.0, value, "") for name, value in output.figures.items()]
-        return pd.DataFrame(rows, columns=list(COLUMNS))
+        return pd.DataFrame(rows, columns=[c.name for c in self.predictions_schema.columns])
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         run = scored_run(instance.truth, predictions)
@@ -100,12 +110,10 @@ class Pretrain(Task):
 
 
 def scored_run(truth: Truth, predictions: pd.DataFrame) -> ScoredRun:
-    """The predictions checked against the truth: every test line answered once, a curve of increasing steps."""
-    missing = [c for c in COLUMNS if c not in predictions.columns]
-    if missing:
-        raise ValueError(f"the predictions table lacks column(s) {', '.join(missing)}")
+    """The predictions (of the task's schema) checked against the truth: every test line answered once, a curve of
+    increasing steps."""
     answers = predictions[predictions["kind"] == "answer"]
-    if sorted(answers["key"]) != sorted(truth.answers):
+    if len(answers) != len(truth.answers) or set(answers["key"]) != set(truth.answers):
         raise ValueError(f"the predictions must answer each of the {len(truth.answers)} test lines once")
     curve = predictions[predictions["kind"] == "val_loss"]
     if curve.empty or not curve["step"].is_monotonic_increasing:
