@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, cast
 from harness.method_params import MethodParams, validate
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
+    from collections.abc import Hashable, Iterable, Sequence
     from pathlib import Path
 
     import numpy as np
@@ -89,7 +89,7 @@ class Task(ABC):
     # None: the task checks its tables itself.
     predictions_schema: ClassVar["PredictionsSchema | None"] = None
 
-    def test_samples(self, instance: Instance) -> "Sequence[Hashable] | None":
+    def test_samples(self, instance: Instance) -> "Iterable[Hashable] | None":
         """The ids of the instance's test samples, as the `predictions_schema`'s sample column holds them: the
         engine then refuses a table that answers an unknown sample or, where the schema says so, leaves one
         out. None (the default): only the table's own consistency is checked."""
