@@ -18,7 +18,8 @@ ColumnKind = Literal["integer", "number", "text", "boolean"]
 @dataclass(frozen=True)
 class Column:
     """One column: its name (or, with `prefix`, the start of several names, e.g. `consult_` for one column per
-    expert), its kind, and whether a row may leave it empty (NaN, null) where the task gives that a meaning."""
+    expert), its kind, and whether a row may leave it empty (NaN, null) where the task gives that a meaning; a
+    table may then leave the column out, every row empty."""
 
     name: str
     kind: ColumnKind

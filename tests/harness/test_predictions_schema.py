@@ -34,6 +34,11 @@ def _error(schema: PredictionsSchema, table: pd.DataFrame, samples: list[object]
     return str(caught.value)
 
 
+def test_a_column_that_may_be_empty_may_be_left_out():
+    checked = checked_table(ANSWERS, _answers().drop(columns="confidence"), IDS)
+    assert checked["confidence"].isna().all() and len(checked) == 4
+
+
 def test_a_good_table_comes_back_in_its_declared_kinds():
     checked = checked_table(ANSWERS, _answers(), IDS)
     assert checked["correct"].dtype == bool and checked["tokens"].dtype == np.int64
