@@ -19,6 +19,7 @@ import pandas as pd
 from harness import DataError, Instance, Metric, Task
 from harness.context import RunContext
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.model_configs import MODEL_CONFIGS
 from methods.zo_finetune.task import model_folder
@@ -61,6 +62,13 @@ def measurement_examples(count: int) -> list:
 
 class ModelMemory(Task):
     """Bytes per component, analytic and (tiny models) measured; the method returns the predictions table."""
+
+    # One row per (source, component); a published config has no measured rows, so no component is required.
+    predictions_schema = PredictionsSchema(
+        (Column("source", "text", description="analytic or measured"),
+         Column("component", "text", description="weights, gradients, optimizer_states, extra, total, ..."),
+         Column("bytes", "number")),
+        sample="component", per=("source",), every_sample=False)
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "memory")

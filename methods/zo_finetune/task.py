@@ -3,7 +3,7 @@
 A dataset is a task (SST-2, RTE, CB or BoolQ in MeZO's prompts) with the model to adapt; each seed is a data
 seed (the paper's Table 4): its own 1,000 training and 500 dev examples, the same 1,000 test examples for
 every seed. The predictions table has a row per test example (`example`, `label`, `prediction`), so
-accuracy is re-scorable from the table alone.
+accuracy is re-scorable from the table and the instance's labels.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pandas as pd
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder as resolve_model_folder
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample, load_jsonl
 from methods.zo_finetune.tiny_model import DTYPES, PretrainingConfig, prepare
@@ -93,6 +94,15 @@ def jsonl_task(task: str, train: str, dev: str, test: str, model: Mapping[str, A
 class PromptClassification(Task):
     """Accuracy of option scoring on the test split after the method adapts the model on train (dev: selection)."""
 
+    # One row per test example; its label comes from the instance (the table's `label` is kept for reading).
+    predictions_schema = PredictionsSchema(
+        (Column("example", "integer", description="the test example's position, 0 .. n-1"),
+         Column("prediction", "integer", description="the chosen option's index")),
+        sample="example")
+
+    def test_samples(self, instance: Instance) -> list[int]:
+        return list(range(len(instance.truth)))
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "classification", "the split sizes are arguments of the dataset")
 
@@ -127,8 +137,5 @@ class PromptClassification(Task):
         return pd.DataFrame({"example": np.arange(len(labels)), "label": labels, "prediction": output.predictions})
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
-        missing = [c for c in ("label", "prediction") if c not in predictions.columns]
-        if missing:
-            raise ValueError(f"predictions lack column(s) {missing}; the table has example, label, prediction")
-        return {key: metric(predictions["label"].to_numpy(), predictions["prediction"].to_numpy())
-                for key, metric in metrics.items()}
+        chosen = predictions.set_index("example")["prediction"].loc[self.test_samples(instance)].to_numpy()
+        return {key: metric(instance.truth, chosen) for key, metric in metrics.items()}

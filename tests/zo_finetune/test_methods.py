@@ -5,6 +5,7 @@ import importlib.util
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -17,7 +18,7 @@ from methods.zo_finetune.baselines.lora import LoRA  # noqa: E402
 from methods.zo_finetune.baselines.mezo import MeZO  # noqa: E402
 from methods.zo_finetune.baselines.zero_shot import ZeroShot  # noqa: E402
 from methods.zo_finetune.finetune_io import FineTuneInputs  # noqa: E402
-from methods.zo_finetune.memory_task import measure, model_memory  # noqa: E402
+from methods.zo_finetune.memory_task import ModelMemory, measure, model_memory  # noqa: E402
 from methods.zo_finetune.qzo import QZO  # noqa: E402
 from methods.zo_finetune.training import interval_losses  # noqa: E402
 
@@ -118,6 +119,11 @@ def test_memory_task_measures_a_model_folder_and_counts_a_config(saved_model):
     analytic = measure(QZO(), model_memory("llama-2-7b"), RunContext(seed=0, device="cpu", threads=1))
     scales = analytic[(analytic["component"] == "trainable_params")]["bytes"].item()
     assert f"{scales:.2e}" == "5.06e+07" and set(analytic["source"]) == {"analytic"}
+    task = ModelMemory()
+    instance = task.instance(model_memory("llama-2-7b"), {}, 0)
+    assert task.checked(instance, analytic).equals(analytic)
+    with pytest.raises(DataError, match="a second row for source 'analytic', component 'weights'"):
+        task.checked(instance, pd.concat([analytic, analytic.iloc[[0]]]))
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -151,7 +157,15 @@ def test_predictions_table_rescores_to_the_same_accuracy(saved_model):
     output = ZeroShot().run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
     table = task.predictions(instance, output)
     expected = 100 * float(np.mean(output.predictions == instance.truth))
-    assert task.score(instance, table, {"accuracy": ACCURACY})["accuracy"] == pytest.approx(expected)
+    assert task.score(instance, task.checked(instance, table), {"accuracy": ACCURACY})["accuracy"] == \
+        pytest.approx(expected)
+    shuffled = table.sample(frac=1.0, random_state=0).assign(label=0)  # rows matched by example; labels: the instance's
+    assert task.score(instance, task.checked(instance, shuffled), {"accuracy": ACCURACY})["accuracy"] == \
+        pytest.approx(expected)
+    with pytest.raises(DataError, match=r"1 test sample\(s\) have no row, e.g. 0"):
+        task.checked(instance, table.iloc[1:])
+    with pytest.raises(DataError, match=r"\.5 is not an integer"):
+        task.checked(instance, table.assign(prediction=table["prediction"] + 0.5))
 
 
 def test_qzo_with_spsa_trains_the_unquantized_parameters_too(saved_model):
