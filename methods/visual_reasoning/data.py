@@ -1,27 +1,24 @@
-"""The generated puzzle sets: a dataset names a task and a difficulty (and optionally a file of a model's
-answers, `byo`); each seed of a suite generates its own `count` test puzzles, so seeds are independent samples
-of the task, and the CNN's training puzzles come from a separate stream of the same generator."""
+"""The generated puzzle sets: a dataset names a task and a difficulty; each seed of a suite generates its own
+`count` test puzzles, so seeds are independent samples of the task, and the CNN's training puzzles come from a
+separate stream of the same generator."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 
 from harness import DataError
 from harness.loader_arguments import whole_number
-from methods.visual_reasoning.byo import RecordedAnswers, read_answers
 from methods.visual_reasoning.puzzle import (DIFFICULTIES, TASKS, TEST_STREAM, Difficulty, Puzzle, TaskKind,
                                              puzzle_id, puzzle_rng)
 
 
 @dataclass(frozen=True)
 class PuzzleSource:
-    """What a loader returns: which puzzles to generate, and a model's recorded answers to them if given."""
+    """What a loader returns: which puzzles to generate."""
 
     kind: TaskKind
     difficulty: Difficulty
     count: int
-    recorded: RecordedAnswers | None = None
 
 
 def generate(kind: str, difficulty: str, seed: int, index: int, stream: int = TEST_STREAM) -> Puzzle:
@@ -37,14 +34,12 @@ def puzzles(source: PuzzleSource, seed: int, stream: int = TEST_STREAM, count: i
     return [generate(source.kind, source.difficulty, seed, i, stream) for i in range(count or source.count)]
 
 
-def generated(task: str, difficulty: str, count: int = 50, answers_path: str | Path | None = None) -> PuzzleSource:
+def generated(task: str, difficulty: str, count: int = 50) -> PuzzleSource:
     """A generated puzzle set of `task` (jigsaw, maze, search, chart) at `difficulty` (easy, medium, hard),
-    `count` puzzles per seed; `answers_path`: a JSONL of your model's answers to them (`byo`)."""
+    `count` puzzles per seed."""
     if task not in TASKS:
         raise DataError(f"no puzzle task {task!r}; choose one of {', '.join(TASKS)}", field="args.task")
     if difficulty not in DIFFICULTIES:
         raise DataError(f"no difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}",
                         field="args.difficulty")
-    count = whole_number(count, "args.count")
-    recorded = None if answers_path is None else read_answers(Path(answers_path), task, difficulty, count)
-    return PuzzleSource(task, difficulty, count, recorded)
+    return PuzzleSource(task, difficulty, whole_number(count, "args.count"))

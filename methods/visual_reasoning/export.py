@@ -1,5 +1,6 @@
 """Write a puzzle set for your own model: one PNG per puzzle and a `puzzles.jsonl` of {id, image, prompt}, the
-same puzzles a suite's dataset generates for those seeds. Your model's answers go back as a JSONL (`byo`).
+same puzzles a suite's dataset generates for those seeds. Your model's answers come back as the task's
+predictions table, a file per seed that a suite's `predictions:` entry scores (README, "Bring your own model").
 
     python -m methods.visual_reasoning.export --task maze --difficulty easy --count 50 --seeds 0 1 2 --out DIR
 """

@@ -1,8 +1,10 @@
-"""Answer an exported puzzle set with a local Hugging Face vision-language model, writing the JSONL the
-`recorded` method scores (`byo`). Optional: with no model folder given it says so and does nothing (exit 0);
-it never downloads (`local_files_only`, and HF_HUB_OFFLINE is set before transformers is imported).
+"""Answer an exported puzzle set with a local Hugging Face vision-language model, writing the task's predictions
+table as JSONL, one file per seed, for a suite's `predictions:` entry. Optional: with no model folder given it
+says so and does nothing (exit 0); it never downloads (`local_files_only`, and HF_HUB_OFFLINE is set before
+transformers is imported).
 
-    python -m methods.visual_reasoning.hf_vlm --model DIR --puzzles SET/puzzles.jsonl --out answers.jsonl
+    python -m methods.visual_reasoning.hf_vlm --model DIR --puzzles SET/puzzles.jsonl \
+        --out "answers/mine/maze_easy/{seed}.jsonl"
 
 The model is loaded with `AutoProcessor` and `AutoModelForImageTextToText` (Qwen2-VL, LLaVA, Idefics, ...) and
 asked each puzzle's prompt beside its image through the processor's chat template; the first answer is greedy,
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,11 +35,27 @@ def exported_puzzles(index: Path) -> Iterator[dict[str, Any]]:
 
 
 def answer_puzzles(generate: Generate, index: Path, samples: int) -> Iterator[dict[str, Any]]:
-    """One JSONL record per answer: `samples` per puzzle, the first greedy."""
+    """One predictions row per answer: `samples` per puzzle, the first greedy (no intermediate images)."""
     for puzzle in exported_puzzles(index):
         for sample in range(samples):
             text, score = generate(Path(puzzle["image"]), puzzle["prompt"], sample > 0)
-            yield {"id": puzzle["id"], "sample": sample, "answer": text, "score": score}
+            yield {"puzzle": puzzle["id"], "sample": sample, "answer": text, "score": score, "images": 0}
+
+
+def write_answers(rows: Iterator[dict[str, Any]], out: str) -> list[Path]:
+    """The rows as JSONL files: `out` with `{seed}` filled in from each puzzle's id (maze-easy-s3-0007: seed 3),
+    as a suite's predictions template takes one file per seed; one file where `out` has no `{seed}`."""
+    lines: dict[Path, list[str]] = {}
+    for row in rows:
+        seed = re.search(r"-s(\d+)-\d+$", row["puzzle"])
+        if seed is None:
+            raise DataError(f"'{row['puzzle']}' is not the id of an exported puzzle", field="--puzzles")
+        path = Path(out.replace("{seed}", seed[1]))
+        lines.setdefault(path, []).append(json.dumps(row) + "\n")
+    for path, text in lines.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(text), encoding="utf-8")
+    return list(lines)
 
 
 def local_model(folder: Path, max_new_tokens: int, device: str) -> Generate:
@@ -72,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, help="a local model folder; left out: skipped")
     parser.add_argument("--puzzles", type=Path, required=True, help="an exported puzzles.jsonl")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", required=True, help="a JSONL path; {seed} in it makes one file per seed")
     parser.add_argument("--samples", type=int, default=1)
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--device", default="cpu")
@@ -82,12 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         generate = local_model(args.model, args.max_new_tokens, args.device)
+        written = write_answers(answer_puzzles(generate, args.puzzles, args.samples), args.out)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 3
-    with args.out.open("w", encoding="utf-8") as out:
-        for record in answer_puzzles(generate, args.puzzles, args.samples):
-            out.write(json.dumps(record) + "\n")
+    print("\n".join(map(str, written)))
     return 0
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from scipy.special import comb
 
 from harness import Metric
-from methods.visual_reasoning.scored import ScoredAnswers
+from methods.visual_reasoning.grading import ScoredAnswers
 
 SCALING = (1, 2, 4, 8, 16)  # the k of the pass@k and best-of-k metrics (and of the best-of-N plot)
 

@@ -3,8 +3,8 @@ tasks in miniature, arXiv 2510.27492).
 
 A method sees the seed's test puzzles without their answers (image, prompt, and the prompt's facts as data)
 and may generate training puzzles from a separate stream; it returns one or more answer texts per puzzle, each
-with its own confidence score. The predictions table (`scored.COLUMNS`) holds the raw texts: scoring extracts
-and grades them, so stored and user-supplied answers are re-scored by the same code.
+with its own confidence score. The predictions table (`predictions_schema`) holds the raw texts: scoring extracts
+and grades them, so stored answers and a user's model's (a suite's `predictions:` file) are scored by the same code.
 """
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ import pandas as pd
 
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.visual_reasoning.data import PuzzleSource, puzzles
+from methods.visual_reasoning.grading import scored_answers
 from methods.visual_reasoning.puzzle import TRAIN_STREAM, Puzzle
-from methods.visual_reasoning.scored import scored_answers
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,19 @@ class PuzzleInputs:
 class VisualPuzzles(Task):
     """Generated visual puzzles; each seed is a new set of `count` puzzles."""
 
+    # One row per answer, several numbered ones per puzzle. A method answers every puzzle (`predictions`); a
+    # user's file may leave a puzzle out, which is graded as one unanswered answer.
+    predictions_schema = PredictionsSchema(
+        (Column("puzzle", "text", description="the puzzle's id, e.g. maze-easy-s0-0007"),
+         Column("sample", "integer", description="0, 1, ...: the order the answers were drawn in"),
+         Column("answer", "text", may_be_empty=True, description="the raw text; empty: unanswered"),
+         Column("score", "number", may_be_empty=True, description="the method's confidence, for best-of-k"),
+         Column("images", "integer", description="how many intermediate images came with the answer")),
+        sample="puzzle", repeat="sample", every_sample=False)
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return list(instance.truth)
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "visual_reasoning.puzzles", "the set's size is the loader's count")
 
@@ -60,14 +74,8 @@ class VisualPuzzles(Task):
         return Instance(inputs=PuzzleInputs(data, seed, hidden), truth={p.id: p for p in test})
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Eight easy search puzzles, with the classical solver's answers recorded for the `recorded` method."""
-        from methods.visual_reasoning.byo import RecordedAnswer, RecordedAnswers
-        from methods.visual_reasoning.solvers import solve
-
-        source = PuzzleSource("search", "easy", 8)
-        recorded = RecordedAnswers("tiny", {p.id: (RecordedAnswer(0, solve(p), 1.0, 0),)
-                                            for p in puzzles(source, seed)})
-        return self.instance(replace(source, recorded=recorded), {}, seed)
+        """Eight easy search puzzles."""
+        return self.instance(PuzzleSource("search", "easy", 8), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         truth: dict[str, Puzzle] = instance.truth

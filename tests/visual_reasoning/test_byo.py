@@ -1,15 +1,23 @@
-"""Bring your own answers: export the puzzles, answer them in JSONL, score them through a suite (end to end),
-and every mistake in the file named with its line (exit 3 from the CLI)."""
+"""Bring your own model: export the puzzles, write its answers as the task's predictions table (a file per seed),
+score them through a suite (end to end, equal to a method's own table), and every mistake in a file named with
+its line and column."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from harness import DataError
-from methods.visual_reasoning.byo import read_answers
-from methods.visual_reasoning.data import PuzzleSource, generate
+from harness import RunContext
+from harness.prediction_files import read_predictions_file
+from harness.store import Store
+from methods.visual_reasoning.baselines.classical import ClassicalSolver
+from methods.visual_reasoning.data import PuzzleSource, generate, generated
 from methods.visual_reasoning.export import export
+from methods.visual_reasoning.task import VisualPuzzles
+
+TASK = VisualPuzzles()
 
 
 def _write(path, records) -> None:  # noqa: ANN001
@@ -24,35 +32,23 @@ def test_export_writes_one_png_and_one_index_line_per_puzzle(tmp_path):
     assert lines[0]["prompt"] == generate("maze", "easy", 0, 0).prompt
 
 
-def test_answers_are_read_in_sample_order_with_scores_and_images(tmp_path):
-    (tmp_path / "step1.png").write_bytes(b"png")
-    _write(tmp_path / "answers.jsonl", [
-        {"id": "maze-easy-s0-0001", "answer": "R", "sample": 1, "score": -2.5},
-        {"id": "maze-easy-s0-0001", "answer": "D", "images": ["step1.png"]}, "",
-    ])
-    recorded = read_answers(tmp_path / "answers.jsonl", "maze", "easy", 5)
-    first, second = recorded.by_puzzle["maze-easy-s0-0001"]
-    assert (first.answer, first.images, second.answer, second.score) == ("D", 1, "R", -2.5)
+def _classical_table(seed: int) -> pd.DataFrame:
+    """The classical method's own predictions table of the suite's dataset and `seed`."""
+    instance = TASK.instance(generated("chart", "easy", 4), {}, seed)
+    return TASK.predictions(instance, ClassicalSolver(samples=2).run(instance.inputs, RunContext(seed, "cpu", 1)))
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("{not json", r"answers.jsonl:2:2: not valid JSON"),
-    ("[1, 2]", r"answers.jsonl:2: a line holds one JSON object, got list"),
-    ({"answer": "R"}, r"answers.jsonl:2: id: no puzzle 'id'"),
-    ({"id": "maze-7", "answer": "R"}, r"answers.jsonl:2: id: 'maze-7' is not a puzzle id"),
-    ({"id": "jigsaw-easy-s0-0000", "answer": "R"}, r"answers.jsonl:2: id: puzzle 'jigsaw-easy-s0-0000' is not in"),
-    ({"id": "maze-easy-s0-0099", "answer": "R"}, r"answers.jsonl:2: id: .* \(maze easy, 5 per seed\)"),
-    ({"id": "maze-easy-s0-0001", "answer": 3}, r"answers.jsonl:2: answer: 'answer' must be the model's text"),
-    ({"id": "maze-easy-s0-0001", "answer": "R", "score": "high"}, r"answers.jsonl:2: score: 'score' must be"),
-    ({"id": "maze-easy-s0-0001", "answer": "R", "sample": -1}, r"answers.jsonl:2: sample: sample must be"),
-    ({"id": "maze-easy-s0-0000", "answer": "R"}, r"jsonl:2: sample: puzzle 'maze-easy-s0-0000' has sample 0 tw"),
-    ({"id": "maze-easy-s0-0001", "answer": "R", "images": ["gone.png"]}, r"answers.jsonl:2: images: intermediate"),
-    ({"id": "maze-easy-s0-0001", "answer": "R", "model": "x"}, r"answers.jsonl:2: model: unknown key 'model'"),
-])
-def test_mistakes_name_the_file_and_line(tmp_path, line, message):
-    _write(tmp_path / "answers.jsonl", [{"id": "maze-easy-s0-0000", "answer": "R"}, line])
-    with pytest.raises(DataError, match=message):
-        read_answers(tmp_path / "answers.jsonl", "maze", "easy", 5)
+def _my_answers(seed: int) -> list[dict[str, object]]:
+    """A model's answers: seed 0 right at first on 2 of 4 charts and always at its surer second try; seed 1
+    leaves its last chart out (unanswered: wrong, and counted by `answered`)."""
+    rows = []
+    for index in range(3 if seed else 4):
+        puzzle = generate("chart", "easy", seed, index)
+        first = puzzle.answer if index < 2 else str(int(puzzle.answer) + 50)
+        rows += [{"puzzle": puzzle.id, "sample": 0, "answer": f"<think>...</think><answer>{first}</answer>",
+                  "score": 0.1, "images": 1},
+                 {"puzzle": puzzle.id, "sample": 1, "answer": f"Answer: {puzzle.answer}", "score": 0.9, "images": 0}]
+    return rows
 
 
 SUITE = """\
@@ -61,43 +57,55 @@ suite: my_model
 task: visual_reasoning.puzzles
 defaults: {seeds: [0, 1], timeout: 5m, threads: 1}
 datasets:
-  maze_easy: {loader: generated, args: {task: maze, difficulty: easy, count: 4, answers_path: answers.jsonl}}
-metrics: [accuracy, pass_at_2, best_of_2, answered]
+  chart_easy: {loader: generated, args: {task: chart, difficulty: easy, count: 4}}
+metrics: [accuracy, pass_at_2, best_of_2, answered, with_images]
 methods:
-  mine: {impl: recorded}
   classical: {impl: classical, params: {samples: 2}}
+  classical_csv: {predictions: "answers/{method}/{dataset}/{seed}.csv"}
+  mine: {predictions: "answers/{method}/{dataset}/{seed}.jsonl"}
 """
 
 
-def test_a_users_answers_are_scored_through_a_suite_and_a_broken_file_exits_3(cli, write_suite, tmp_path):
-    records = []
+@pytest.fixture
+def answers(tmp_path) -> Path:
+    """Per seed: the classical method's table as CSV (its chart answers, "35", stay texts), my model's as JSONL."""
     for seed in (0, 1):
-        for index in range(4):
-            puzzle = generate("maze", "easy", seed, index)
-            if (seed, index) == (1, 3):
-                continue  # unanswered: wrong, and counted by `answered`
-            first = puzzle.answer if index < 2 else "U U"  # seed 0: 2 of 4 right at first
-            records += [{"id": puzzle.id, "answer": f"<think>...</think><answer>{first}</answer>", "score": 0.1},
-                        {"id": puzzle.id, "answer": f"Answer: {puzzle.answer}", "sample": 1, "score": 0.9}]
-    _write(tmp_path / "answers.jsonl", records)
-    suite = str(write_suite(SUITE))
-    store = tmp_path / "a.sqlite"
-    code, _, err = cli("run", suite, "--store", str(store), "--data-root", str(tmp_path), "--executor", "inline",
-                       plugin=False)
-    assert code == 0, err
-    code, _, err = cli("export", "--suite", suite, "--store", str(store), "--format", "csv", "--out",
-                       str(tmp_path / "r.csv"), plugin=False)
-    assert code == 0, err
-    import pandas as pd
+        folder = tmp_path / "answers"
+        (folder / "classical_csv" / "chart_easy").mkdir(parents=True, exist_ok=True)
+        (folder / "mine" / "chart_easy").mkdir(parents=True, exist_ok=True)
+        _classical_table(seed).to_csv(folder / "classical_csv" / "chart_easy" / f"{seed}.csv", index=False)
+        _write(folder / "mine" / "chart_easy" / f"{seed}.jsonl", _my_answers(seed))
+    return tmp_path / "answers"
 
-    runs = pd.read_csv(tmp_path / "r.csv").set_index(["method", "seed"])
-    assert runs.loc[("mine", 0), "metric.accuracy"] == 50.0 and runs.loc[("mine", 0), "metric.pass_at_2"] == 100.0
-    assert runs.loc[("mine", 0), "metric.best_of_2"] == 100.0 and runs.loc[("mine", 1), "metric.answered"] == 75.0
-    assert runs.loc[("classical", 1), "metric.accuracy"] == 100.0
-    _write(tmp_path / "answers.jsonl", [*records[:3], {"id": "maze-easy-s0-0003"}])
-    code, _, err = cli("run", suite, "--store", str(tmp_path / "b.sqlite"), "--data-root", str(tmp_path),
+
+def test_a_models_answers_are_scored_from_predictions_files_as_a_methods_own_table_is(cli, write_suite, answers,
+                                                                                       tmp_path):
+    code, _, err = cli("run", str(write_suite(SUITE)), "--store", str(tmp_path / "a.sqlite"), "--executor", "inline",
                        plugin=False)
-    assert code == 3 and f"{tmp_path / 'answers.jsonl'}:4: answer: 'answer' must be" in err and "Traceback" not in err
+    assert code == 0, err
+    runs = {(r["method"], r["seed"]): r["metrics"] for r in Store(tmp_path / "a.sqlite").records()}
+    for seed in (0, 1):
+        assert runs[("classical_csv", seed)] == runs[("classical", seed)]
+        assert runs[("classical", seed)]["accuracy"] == 100.0
+    assert (runs[("mine", 0)]["accuracy"], runs[("mine", 0)]["pass_at_2"], runs[("mine", 0)]["best_of_2"]) == (
+        50.0, 100.0, 100.0)
+    assert runs[("mine", 1)]["answered"] == 75.0 and runs[("mine", 1)]["with_images"] == 75.0
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ({"sample": "first"}, ":4: sample: 'first' is not an integer"),
+    ({"puzzle": "chart-easy-s1-0000"}, ":4: puzzle: sample 'chart-easy-s1-0000' is not a test sample"),
+    ({"sample": 0}, ":4: puzzle: a second row for puzzle 'chart-easy-s0-0001', sample 0"),
+    ({"score": "high"}, ":4: score: 'high' is not a number"),
+])
+def test_a_bad_line_of_a_predictions_file_is_named_with_its_column(cli, write_suite, answers, tmp_path, row, message):
+    path = answers / "mine" / "chart_easy" / "0.jsonl"
+    rows = _my_answers(0)
+    rows[3] = {**rows[3], **row}
+    _write(path, rows)
+    code, _, _ = cli("score", str(write_suite(SUITE)), "--store", str(tmp_path / "b.sqlite"), plugin=False)
+    [failed] = [r for r in Store(tmp_path / "b.sqlite").records() if r["status"] == "failed"]
+    assert code == 2 and (failed["method"], failed["seed"]) == ("mine", 0) and f"{path}{message}" in failed["error"]
 
 
 def test_the_local_vlm_path_is_skipped_without_a_model_and_refuses_a_folder_that_is_no_model(tmp_path, capsys):
@@ -112,17 +120,20 @@ def test_the_local_vlm_path_is_skipped_without_a_model_and_refuses_a_folder_that
     assert "is not a local model folder (no config.json)" in capsys.readouterr().err
 
 
-def test_a_vlms_answers_become_a_jsonl_the_recorded_method_reads(tmp_path):
-    from methods.visual_reasoning.hf_vlm import answer_puzzles
+def test_a_vlms_answers_become_a_predictions_file_per_seed_that_the_task_accepts(tmp_path):
+    from methods.visual_reasoning.hf_vlm import answer_puzzles, write_answers
 
-    index = export(PuzzleSource("search", "easy", 3), [0], tmp_path)
+    index = export(PuzzleSource("search", "easy", 3), [0, 1], tmp_path)
     seen = []
 
     def fake_model(image, prompt, sample):  # noqa: ANN001, ANN202 - a stand-in for a loaded model
         seen.append((image.is_file(), "Which quadrant" in prompt, sample))
         return ("<answer>B</answer>", -0.5 if sample else -0.1)
 
-    _write(tmp_path / "answers.jsonl", list(answer_puzzles(fake_model, index, samples=2)))
-    recorded = read_answers(tmp_path / "answers.jsonl", "search", "easy", 3)
-    assert len(recorded.by_puzzle) == 3 and [a.score for a in recorded.by_puzzle["search-easy-s0-0000"]] == [-0.1, -0.5]
+    written = write_answers(answer_puzzles(fake_model, index, samples=2), str(tmp_path / "mine" / "{seed}.jsonl"))
+    assert written == [tmp_path / "mine" / "0.jsonl", tmp_path / "mine" / "1.jsonl"]
+    instance = TASK.instance(generated("search", "easy", 3), {}, 1)
+    table, lines = read_predictions_file(written[1], TASK.predictions_schema)
+    table = TASK.checked(instance, table, file=written[1], lines=lines)
+    assert len(table) == 6 and table["score"].tolist()[:2] == [-0.1, -0.5]
     assert seen[:2] == [(True, True, False), (True, True, True)]

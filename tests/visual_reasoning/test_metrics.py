@@ -9,10 +9,11 @@ import pandas as pd
 import pytest
 from scipy.stats import kendalltau as scipy_kendalltau
 
+from harness import DataError, Instance
 from methods.visual_reasoning import metrics
 from methods.visual_reasoning.data import generate
-from methods.visual_reasoning.grading import grade, kendall_tau
-from methods.visual_reasoning.scored import scored_answers
+from methods.visual_reasoning.grading import grade, kendall_tau, scored_answers
+from methods.visual_reasoning.task import VisualPuzzles
 
 
 def _table(rows):  # noqa: ANN001
@@ -78,9 +79,12 @@ def test_a_maze_detour_is_valid_but_not_optimal():
 
 def test_a_puzzle_without_answers_is_unanswered_and_unknown_ids_are_named():
     first, second = generate("maze", "easy", 0, 0), generate("maze", "easy", 0, 1)
-    run = scored_answers({first.id: first, second.id: second}, _table([(first.id, 0, first.answer, 0.0, 1)]))
+    task, instance = VisualPuzzles(), Instance(inputs=None, truth={first.id: first, second.id: second})
+    run = scored_answers(instance.truth, task.checked(instance, _table([(first.id, 0, first.answer, np.nan, 1)])))
     assert metrics.accuracy(run) == 50.0 and metrics.answered(run) == 50.0 and metrics.with_images(run) == 50.0
-    with pytest.raises(ValueError, match="not in this set, e.g. 'maze-easy-s9-0000'"):
-        scored_answers({first.id: first}, _table([("maze-easy-s9-0000", 0, "R", 0.0, 0)]))
-    with pytest.raises(ValueError, match="sample 0 more than once"):
-        scored_answers({first.id: first}, _table([(first.id, 0, "R", 0.0, 0), (first.id, 0, "D", 0.0, 0)]))
+    empty = scored_answers(instance.truth, task.checked(instance, _table([(first.id, 0, None, 0.0, 0)])))
+    assert metrics.answered(empty) == 0.0  # an empty answer (a CSV's empty field) is unanswered
+    with pytest.raises(DataError, match="row 0 .*: sample 'maze-easy-s9-0000' is not a test sample"):
+        task.checked(instance, _table([("maze-easy-s9-0000", 0, "R", 0.0, 0)]))
+    with pytest.raises(DataError, match=f"row 1 .*: a second row for puzzle '{first.id}', sample 0"):
+        task.checked(instance, _table([(first.id, 0, "R", 0.0, 0), (first.id, 0, "D", 0.0, 0)]))
