@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.graph_anomaly.graph import Graph
 from methods.graph_anomaly.metrics import HomophilyBinMetric, local_homophily
 from methods.graph_anomaly.splits import semi_supervised_split, supervised_split
@@ -78,6 +79,14 @@ def split_params(split: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 class NodeScoring(Task):
     """GADBench node scoring: scores for every node in, AUROC/AUPRC/Rec@K on test nodes out."""
 
+    predictions_schema = PredictionsSchema(
+        (Column("node", "integer", description="the node's id in the graph"),
+         Column("score", "number", description="higher: more anomalous")),
+        sample="node", other_samples_ok=True)  # a file may score every node of the graph
+
+    def test_samples(self, instance: Instance) -> list[int]:
+        return instance.truth.test_idx.tolist()
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         split_params(split)
 
@@ -135,7 +144,7 @@ class NodeScoring(Task):
 
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         truth: NodeScoringTruth = instance.truth
-        scores = _test_scores(predictions, truth.test_idx)
+        scores = predictions.set_index("node")["score"].loc[truth.test_idx].to_numpy(np.float64)
         return {key: _scored(metric, truth, scores) for key, metric in metrics.items()}
 
 
@@ -144,33 +153,3 @@ def _scored(metric: Metric, truth: NodeScoringTruth, scores: np.ndarray) -> floa
         return metric.in_bin(truth.test_y, scores, truth.test_homophily)
     return metric(truth.test_y, scores)
 
-
-def _test_scores(predictions: pd.DataFrame, test_idx: np.ndarray) -> np.ndarray:
-    """Scores of the test nodes in `test_idx` order; extra rows (e.g. all nodes) are ignored."""
-    missing_cols = [c for c in ("node", "score") if c not in predictions.columns]
-    if missing_cols:
-        raise DataError(
-            f"predictions lack column(s) {', '.join(missing_cols)} (found: {', '.join(map(str, predictions.columns))})",
-            field=missing_cols[0], hint="A predictions table has one row per node with columns node and score.",
-        )
-    raw = predictions["node"].to_numpy()
-    if raw.dtype.kind not in "iuf" or (raw.dtype.kind == "f" and not np.array_equal(raw, np.round(raw))):
-        raise DataError(f"node ids must be integers, got dtype {raw.dtype}", field="node")
-    nodes = raw.astype(np.int64)
-    duplicated = pd.Series(nodes)[lambda s: s.duplicated()].unique()
-    if duplicated.size:
-        raise DataError(
-            f"{duplicated.size} node id(s) appear more than once, e.g. {duplicated[0]}", field="node",
-            hint="Give each node a single score.",
-        )
-    try:
-        by_node = pd.Series(predictions["score"].to_numpy(dtype=np.float64), index=nodes)
-    except (TypeError, ValueError):
-        raise DataError(f"scores must be numbers, got dtype {predictions['score'].dtype}", field="score") from None
-    missing = test_idx[~np.isin(test_idx, nodes)]
-    if missing.size:
-        raise DataError(
-            f"{missing.size} of {test_idx.size} test nodes have no score, e.g. node {missing[0]}", field="node",
-            hint="Score every node of the graph (or at least every test node).",
-        )
-    return by_node.loc[test_idx].to_numpy()

@@ -1,6 +1,7 @@
 """NodeScoring: split validation, instances per seed, the predictions table and scoring from it."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -129,37 +130,31 @@ def test_score_ignores_extra_nodes_and_row_order(graph):
     instance = task.instance(graph, {}, seed=0)
     scores = np.random.default_rng(1).random(600)
     all_nodes = pd.DataFrame({"node": np.arange(600), "score": scores}).sample(frac=1.0, random_state=0)
-    assert task.score(instance, all_nodes, METRICS) == task.score(instance, task.predictions(instance, scores), METRICS)
+    assert len(task.checked(instance, all_nodes)) == 400
+    assert (task.score(instance, task.checked(instance, all_nodes), METRICS)
+            == task.score(instance, task.predictions(instance, scores), METRICS))
 
 
-def test_score_rejects_missing_test_nodes(graph):
-    task = NodeScoring()
-    instance = task.instance(graph, {}, seed=0)
-    table = task.predictions(instance, np.zeros(600)).iloc[3:]
-    example = instance.truth.test_idx[0]
-    with pytest.raises(DataError, match=f"3 of 400 test nodes have no score, e.g. node {example}"):
-        task.score(instance, table, METRICS)
+def _first_rows_again(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.concat([table, table.iloc[:2]], ignore_index=True)
 
 
-def test_score_rejects_duplicate_node_ids(graph):
-    task = NodeScoring()
-    instance = task.instance(graph, {}, seed=0)
-    table = task.predictions(instance, np.zeros(600))
-    doubled = pd.concat([table, table.iloc[:2]])
-    with pytest.raises(DataError, match="2 node id.*more than once"):
-        task.score(instance, doubled, METRICS)
-
-
-@pytest.mark.parametrize("table, field", [
-    (pd.DataFrame({"id": [0], "score": [0.0]}), "node"),
-    (pd.DataFrame({"node": [0.5], "score": [0.0]}), "node"),
-    (pd.DataFrame({"node": [0], "score": ["high"]}), "score"),
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.iloc[3:], "node: the predictions table: 3 test sample(s) have no row, e.g. "),
+    (_first_rows_again, "node: the predictions table: row 400 (counting from 0): a second row for node "),
+    (lambda t: t.rename(columns={"node": "id"}), "node: the predictions table: no column 'node' (found: id, score)"),
+    (lambda t: t.assign(node=t["node"].where(t.index != 0, 0.5)), "node: the predictions table: row 0 (counting from "
+                                                                  "0): 0.5 is not an integer"),
+    (lambda t: t.assign(score="high"), "score: the predictions table: row 0 (counting from 0): 'high' is not a "
+                                       "number"),
+    (lambda t: t.assign(score=np.where(t.index == 7, np.nan, t["score"])), "score: the predictions table: row 7 "
+                                                                           "(counting from 0): holds an empty value"),
 ])
-def test_score_rejects_malformed_tables(graph, table, field):
+def test_malformed_tables_are_refused_naming_the_row_and_column(graph, change, message):
     task = NodeScoring()
-    with pytest.raises(DataError) as caught:
-        task.score(task.instance(graph, {}, seed=0), table, METRICS)
-    assert caught.value.field == field
+    instance = task.instance(graph, {}, seed=0)
+    with pytest.raises(DataError, match=re.escape(message)):
+        task.checked(instance, change(task.predictions(instance, np.zeros(600))))
 
 
 def test_family_registers_its_task_datasets_and_metrics():
