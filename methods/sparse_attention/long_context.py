@@ -28,6 +28,7 @@ from harness import DataError, Instance, Metric, RunContext, Task
 from harness.causal_lm import load_causal_lm
 from harness.contracts import reject_split_keys
 from harness.model_cache import model_folder
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.sparse_attention import ruler
 from methods.sparse_attention.task import block_size_of
 
@@ -193,30 +194,33 @@ def run_long_context(method: BlockSparseMethod, inputs: LongContextInputs, ctx: 
 
 
 def scored_table(predictions: pd.DataFrame, answers: Mapping[str, Drawn]) -> pd.DataFrame:
-    """`predictions` restricted to the instance's samples, with task and length from the instance and `score`;
-    `ValueError` for a missing column or a sample missing from (or unknown to) the instance."""
-    missing = [c for c in ("sample", "prediction") if c not in predictions.columns]
-    if missing:
-        raise ValueError(f"predictions lack column(s) {missing}; a long-context table has columns {COLUMNS}")
-    by_id = predictions.set_index(predictions["sample"].astype(str))
-    unknown = sorted(set(by_id.index) - set(answers))
-    absent = sorted(set(answers) - set(by_id.index))
-    if unknown or absent or by_id.index.duplicated().any():
-        problem = (f"name sample {unknown[0]!r}, which is not in the instance" if unknown else
-                   f"lack sample {absent[0]!r}" if absent else "list a sample twice")
-        raise ValueError(f"predictions {problem}; expected one row for each of {len(answers)} samples")
+    """A checked predictions table (`LongContextAccuracy.predictions_schema`: a row per sample of the instance)
+    in the instance's order, with task and length from the instance and `score`; an empty prediction answers
+    nothing. `density` is optional (NaN without it)."""
+    by_id = predictions.set_index("sample")
+    answered = by_id["prediction"].fillna("")
     ids = list(answers)
     density = by_id["density"] if "density" in by_id.columns else pd.Series(float("nan"), index=by_id.index)
     return pd.DataFrame({
         "sample": ids, "task": [answers[i].sample.task for i in ids],
         "context_length": [answers[i].context_length for i in ids],
-        "score": [ruler.score_sample(str(by_id.at[i, "prediction"]), answers[i].sample.answers) for i in ids],
+        "score": [ruler.score_sample(answered.at[i], answers[i].sample.answers) for i in ids],
         "density": density.loc[ids].to_numpy(dtype=float),
     })
 
 
 class LongContextAccuracy(Task):
     """RULER accuracy (Avg, wAvg, per length, per task) and prefill density of a model under sparse prefill."""
+
+    # One row per sample; task, length and answers come from the instance. `density` and the timings are
+    # read where present (a bring-your-own file may leave them out).
+    predictions_schema = PredictionsSchema(
+        (Column("sample", "text", description="the sample's id, task/length/i"),
+         Column("prediction", "text", may_be_empty=True, description="the model's answer; empty: none")),
+        sample="sample")
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return list(instance.truth)
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "long-context", "block_size, lengths and samples are arguments of the dataset")

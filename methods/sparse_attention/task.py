@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 
 if TYPE_CHECKING:  # torch, imported where a run needs it: validating and planning a suite load this task without it
     import torch
@@ -20,7 +21,6 @@ if TYPE_CHECKING:  # torch, imported where a run needs it: validating and planni
     from methods.sparse_attention.data import AttentionData
     from methods.sparse_attention.problem import PrefillInputs
 
-COLUMNS = ["case", "head", "q_block", "k_block"]
 SPLIT_KEYS = {"block_size"}
 
 
@@ -43,21 +43,15 @@ def masks_to_table(names: list[str], masks: tuple[torch.Tensor, ...]) -> pd.Data
 
 
 def table_to_masks(table: pd.DataFrame, inputs: PrefillInputs) -> list[torch.Tensor]:
-    """One bool mask per case; `ValueError` for a missing column, an unknown case or an out-of-range block."""
+    """One bool mask per case of a checked table (`PrefillAttention.predictions_schema`: known cases, each block
+    once); `ValueError` for a block out of the case's range."""
     import torch
 
     from kernels.block_layout import num_blocks
 
-    missing = [c for c in COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"predictions lack column(s) {missing}; a mask table has columns {COLUMNS}")
-    known = {case.name for case in inputs.cases}
-    unknown = sorted(set(table["case"].astype(str)) - known)
-    if unknown:
-        raise ValueError(f"predictions name case {unknown[0]!r}, which is not in the dataset ({sorted(known)})")
     masks = []
     for case in inputs.cases:
-        rows = table[table["case"].astype(str) == case.name]
+        rows = table[table["case"] == case.name]
         nb = num_blocks(case.seq_len, inputs.block_size)
         index = rows[["head", "q_block", "k_block"]].to_numpy(dtype=np.int64, copy=True)
         if index.size and (index.min() < 0 or index[:, 0].max() >= case.q_heads or index[:, 1:].max() >= nb):
@@ -70,6 +64,16 @@ def table_to_masks(table: pd.DataFrame, inputs: PrefillInputs) -> list[torch.Ten
 
 class PrefillAttention(Task):
     """Score block masks against exact attention: density, recall (mean, 1st percentile, worst row), error."""
+
+    # One row per selected block. A case without rows selects nothing; a block listed twice is refused.
+    predictions_schema = PredictionsSchema(
+        (Column("case", "text", description="the case's name in the dataset"),
+         Column("head", "integer", description="the query head"),
+         Column("q_block", "integer"), Column("k_block", "integer")),
+        sample="case", per=("head", "q_block", "k_block"), every_sample=False)
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return [case.name for case in instance.inputs.cases]
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         block_size_of(split)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -73,13 +74,17 @@ def test_scores_come_from_the_instances_answers_not_the_tables(data):
     right = instance.truth[ids[0]].sample.answers
     predictions = pd.DataFrame({"sample": ids, "prediction": [" ".join(right), "nothing"],
                                 "answers": [json.dumps(["nothing"])] * 2, "density": [1.0, 1.0]})
-    table = scored_table(predictions, instance.truth)
+    table = scored_table(task.checked(instance, predictions), instance.truth)
     assert table["score"].tolist() == [1.0, 0.0]
     assert table["context_length"].tolist() == [256, 256]
-    with pytest.raises(ValueError, match="lack sample"):
-        scored_table(predictions.iloc[:1], instance.truth)
-    with pytest.raises(ValueError, match="not in the instance"):
-        scored_table(predictions.assign(sample=["x/1/0", ids[1]]), instance.truth)
+    unanswered = predictions.assign(prediction=[" ".join(right), None])  # an empty answer answers nothing
+    assert scored_table(task.checked(instance, unanswered), instance.truth)["score"].tolist() == [1.0, 0.0]
+    with pytest.raises(DataError, match=re.escape(f"1 test sample(s) have no row, e.g. {ids[1]!r}")):
+        task.checked(instance, predictions.iloc[:1])
+    with pytest.raises(DataError, match="sample 'x/1/0' is not a test sample"):
+        task.checked(instance, predictions.assign(sample=["x/1/0", ids[1]]))
+    with pytest.raises(DataError, match=re.escape(f"a second row for sample {ids[0]!r}")):
+        task.checked(instance, predictions.assign(sample=[ids[0], ids[0]]))
 
 
 @pytest.mark.parametrize(("method", "dense"), [(DenseAttention(), True), (FixedDensity(density=0.3), False)],

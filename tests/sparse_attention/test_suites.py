@@ -92,3 +92,41 @@ def test_a_capture_file_with_nan_stops_the_suite_with_exit_3_naming_it(tmp_path,
     assert code == 3
     err = capsys.readouterr().err
     assert "bad.npz" in err and "non-finite" in err and "Traceback" not in err
+
+
+BYO_MASKS_SUITE = """\
+schema_version: 1
+suite: sparse_byo
+task: sparse_attention.prefill
+defaults: {seeds: [0]}
+datasets:
+  planted: {loader: structured, args: {seq_len: 128, q_heads: 2, kv_heads: 1, head_dim: 16, layers: 1, spans: 1},
+            split: {block_size: 32}}
+metrics: [recall_mean, density]
+methods:
+  mine: {predictions: "masks/{method}-{dataset}-{seed}.csv"}
+"""
+
+
+def _dense_masks(path: Path) -> None:
+    case = structured(seq_len=128, q_heads=2, kv_heads=1, head_dim=16, layers=1, spans=1).cases(0)[0]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    masks_to_table([case.name], (causal_block_mask(2, 128, 32),)).to_csv(path, index=False)
+
+
+def test_your_own_masks_are_scored_and_a_repeated_block_names_its_file_and_line(cli, write_suite, store, tmp_path):
+    from harness.store import Store
+
+    path = tmp_path / "masks" / "mine-planted-0.csv"
+    _dense_masks(path)
+    suite = write_suite(BYO_MASKS_SUITE)
+    code, out, _ = cli("score", str(suite), "--store", str(store), plugin=False)
+    [record] = Store(store).records()
+    assert code == 0, out
+    assert record["metrics"] == {"recall_mean": pytest.approx(1.0), "density": pytest.approx(1.0)}
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, lines[3]]) + "\n")  # the third block again, on the file's last line
+    code, _, _ = cli("score", str(suite), "--store", str(tmp_path / "other.sqlite"), plugin=False)
+    [record] = Store(tmp_path / "other.sqlite").records()
+    assert code == 2 and record["status"] == "failed"
+    assert f"{path}:{len(lines) + 1}: case: a second row for head 0, q_block 1, k_block 1" in record["error"]

@@ -1,6 +1,8 @@
 """The fidelity task's contract: mask tables, split and data checks, capture files, planted patterns."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,14 +36,28 @@ def test_mask_table_round_trips():
     assert all(torch.equal(m, r) for m, r in zip(masks, restored, strict=True))
 
 
-def test_mask_tables_with_unknown_cases_or_blocks_out_of_range_are_rejected():
+def _blocks(case: str = "a", head: int = 0, q_block: int = 0, k_block: int = 0) -> dict[str, list]:
+    return {"case": [case], "head": [head], "q_block": [q_block], "k_block": [k_block]}
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    (_blocks(case="x"), "sample 'x' is not a test sample"),
+    ({**_blocks(), "k_block": [0.5]}, "0.5 is not an integer"),
+    ({"case": ["a"]}, "no column 'head'"),
+    ({key: value * 2 for key, value in _blocks().items()}, "a second row for head 0, q_block 0, k_block 0, case 'a'"),
+])
+def test_the_engine_refuses_mask_tables_with_unknown_cases_or_repeated_blocks(table, message):
+    inputs = PrefillInputs((random_case(seq_len=64, name="a"), random_case(seq_len=64, name="b")), 32)
+    instance = Instance(inputs=inputs, truth=inputs)
+    assert PrefillAttention().checked(instance, pd.DataFrame(_blocks())).shape == (1, 4)  # case b: no block
+    with pytest.raises(DataError, match=re.escape(message)):
+        PrefillAttention().checked(instance, pd.DataFrame(table))
+
+
+def test_mask_tables_with_blocks_out_of_range_are_rejected():
     inputs = PrefillInputs((random_case(seq_len=64, name="a"),), 32)
-    with pytest.raises(ValueError, match="case 'x'"):
-        table_to_masks(pd.DataFrame({"case": ["x"], "head": [0], "q_block": [0], "k_block": [0]}), inputs)
     with pytest.raises(ValueError, match="out of range"):
-        table_to_masks(pd.DataFrame({"case": ["a"], "head": [0], "q_block": [5], "k_block": [0]}), inputs)
-    with pytest.raises(ValueError, match="lack column"):
-        table_to_masks(pd.DataFrame({"case": ["a"]}), inputs)
+        table_to_masks(pd.DataFrame(_blocks(q_block=5)), inputs)
 
 
 @pytest.mark.parametrize("split", [{"block": 64}, {"block_size": 48}, {"block_size": 8}])
