@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.partial_label_graph.candidates import uniform_candidates
 from methods.partial_label_graph.graphs import GraphSet
 
@@ -99,6 +100,18 @@ def stratified_split(
 class PartialLabelClassification(Task):
     """Graph classification from candidate label sets; accuracy on the test graphs."""
 
+    # One row per (part, graph): the test graphs (accuracy) and the training graphs (train accuracy). The parts
+    # hold different graphs, so the engine checks each graph is one of them and `score` that each part is whole.
+    predictions_schema = PredictionsSchema(
+        (Column("part", "text", description="test or train"),
+         Column("graph", "integer", description="the graph's id in the dataset"),
+         Column("predicted", "integer", description="the predicted class")),
+        sample="graph", per=("part",), every_sample=False)
+
+    def test_samples(self, instance: Instance) -> list[int]:
+        truth: PartialLabelTruth = instance.truth
+        return np.union1d(truth.test_idx, truth.train_idx).tolist()
+
     def check_split(self, split: Mapping[str, Any]) -> None:
         split_params(split)
 
@@ -166,17 +179,9 @@ class PartialLabelClassification(Task):
 
 
 def _predicted(predictions: pd.DataFrame, part: str, graph_ids: np.ndarray) -> np.ndarray:
-    """The predicted classes of `graph_ids` in their order, from the rows of `part`."""
-    missing_cols = [c for c in ("graph", "part", "predicted") if c not in predictions.columns]
-    if missing_cols:
-        raise DataError(
-            f"predictions lack column(s) {', '.join(missing_cols)} (found: {', '.join(map(str, predictions.columns))})",
-            field=missing_cols[0], hint="A predictions table has columns graph, part (test or train) and predicted.",
-        )
-    rows = predictions[predictions["part"] == part]
-    by_graph = pd.Series(rows["predicted"].to_numpy(), index=rows["graph"].to_numpy())
-    if by_graph.index.duplicated().any():
-        raise DataError(f"a {part} graph has more than one prediction", field="graph", hint="Predict each graph once.")
+    """The predicted classes of `graph_ids` in their order, from the rows of `part` of a checked table; a
+    `DataError` when a graph of the part has none (the engine cannot tell, each part holding its own graphs)."""
+    by_graph = predictions[predictions["part"] == part].set_index("graph")["predicted"]
     missing = graph_ids[~np.isin(graph_ids, by_graph.index)]
     if missing.size:
         raise DataError(

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from harness import DataError
@@ -84,11 +86,31 @@ def test_output_of_the_wrong_shape_is_refused(tiny_instance):
         TASK.predictions(tiny_instance, np.zeros((3, 3)))
 
 
-def test_predictions_missing_a_test_graph_are_a_data_error(tiny_instance, tiny):
+def test_the_methods_table_fits_the_schema(tiny_instance, tiny):
     predictions = TASK.predictions(tiny_instance, np.eye(tiny.num_classes)[tiny.y])
-    first_test = predictions.index[predictions["part"] == "test"][0]
-    with pytest.raises(DataError, match="test graphs have no prediction"):
-        TASK.score(tiny_instance, predictions.drop(index=first_test), {"acc": ACCURACY})
+    assert len(TASK.checked(tiny_instance, predictions)) == len(predictions)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.drop(columns="part"), "part: the predictions table: no column 'part'"),
+    (lambda t: pd.concat([t, t.iloc[:1]], ignore_index=True), "a second row for part 'test', graph "),
+    (lambda t: t.assign(predicted=t["predicted"].where(t.index != 2, 1.5)),
+     "predicted: the predictions table: row 2 (counting from 0): 1.5 is not an integer"),
+    (lambda t: t.assign(graph=t["graph"].where(t.index != 0, -1)), "sample -1 is not a test sample of this dataset"),
+])
+def test_malformed_predictions_are_refused_naming_row_and_column(tiny_instance, tiny, change, message):
+    predictions = TASK.predictions(tiny_instance, np.eye(tiny.num_classes)[tiny.y])
+    with pytest.raises(DataError, match=re.escape(message)):
+        TASK.checked(tiny_instance, change(predictions))
+
+
+@pytest.mark.parametrize("part", ["test", "train"])
+def test_predictions_missing_a_graph_of_a_part_are_a_data_error(tiny_instance, tiny, part):
+    predictions = TASK.predictions(tiny_instance, np.eye(tiny.num_classes)[tiny.y])
+    first = predictions.index[predictions["part"] == part][0]
+    checked = TASK.checked(tiny_instance, predictions.drop(index=first))
+    with pytest.raises(DataError, match=f"{part} graphs have no prediction"):
+        TASK.score(tiny_instance, checked, {"acc": ACCURACY, "tr": TRAIN_ACCURACY})
 
 
 def test_bootstrap_resamples_test_graphs_only(tiny_instance):
