@@ -3,7 +3,8 @@
 A family's package calls `register_family(__name__)` and lists its tasks, datasets, metrics and methods in
 the file, each under its short name with a `module:attr` target relative to the package. The names get the
 family's prefix (`methods/driving` registers `driving.<name>`), a method's `task` is a short task name of the
-family (or a full name) and its `params` a model in the family's torch-free `params.py` (`harness:MethodParams`
+family (or a full name) and its `params` a model in the family's torch-free `params.py`, or `module:Model` in
+another torch-free module of the package, such as the method's own file (`harness:MethodParams`
 when left out). Reading the file imports nothing of the family, so listing and validating stay torch-free.
 """
 from __future__ import annotations
@@ -36,7 +37,9 @@ class Registration(_Strict):
 
 class MethodRegistration(Registration):
     task: str | list[str] = Field(description="the task(s) it solves: short names of the family's tasks, or full names")
-    params: str | None = Field(default=None, description="its parameter model in the family's params.py")
+    params: str | None = Field(default=None, pattern=r"^([\w.]+:)?\w+$",
+                               description="its parameter model: a name in the family's params.py, or `module:Model` "
+                                           "in a torch-free module of the package (the method's own file)")
     replays_user_files: str | None = Field(
         default=None, description="the test that runs it end to end: it replays a user's files, which no repeat-run "
                                   "suite under tests/repeat_runs/ can name")
@@ -102,9 +105,16 @@ def register_family(package: str) -> None:
     for name, method in manifest.methods.items():
         solves = [_task_name(family, manifest, task, path, name)
                   for task in ([method.task] if isinstance(method.task, str) else method.task)]
-        params = f"{package}.params:{method.params}" if method.params else NO_PARAMETERS
+        params = _params_target(package, method.params)
         methods.add(f"{family}.{name}", f"{package}.{method.target}", method.description,
                     task=solves[0] if len(solves) == 1 else tuple(solves), params=params)
+
+
+def _params_target(package: str, params: str | None) -> str:
+    """Where a method's parameter model is: `validate` imports it, so its module must import no torch."""
+    if params is None:
+        return NO_PARAMETERS
+    return f"{package}.{params}" if ":" in params else f"{package}.params:{params}"
 
 
 class InstalledFamily(NamedTuple):

@@ -4,24 +4,29 @@ seed, no imports, caches or trained models of this one), gives the same metric v
 `Determinism.NO` (and its reports say so); and a method that declares itself bitwise everywhere gives them once
 more in an interpreter whose numpy, ATen, MKL and OpenBLAS use their baseline kernels, as an older CPU would.
 
-The suites under tests/repeat_runs/ hold each method once at a size that runs in seconds; a new method gets
-a line there. The slow ones train tiny language models, anew in each repetition's model cache.
+The suites under tests/repeat_runs/ hold each method once at a size that runs in seconds; a method they do not
+list joins the first suite of its task at its parameters' `tiny` values, so a new method needs no line there
+(one gets a line where `tiny` is not the size to repeat it at). The slow ones train tiny language models, anew in
+each repetition's model cache.
 """
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 import harness
 from harness.contracts import Determinism
 from harness.extras import family_unavailable
 from harness.family_manifest import MANIFEST, read_manifest
-from harness.registry import methods
+from harness.registry import load_target, methods
 from harness.suite import load_suite
 from harness.run_inputs import _DATA_CACHE
 
@@ -43,15 +48,55 @@ REPLAYS_USER_FILES = {f"{family}.{name}": method.replays_user_files for family, 
                       for name, method in manifest.methods.items() if method.replays_user_files}
 
 
-def _suite_methods(name: str) -> set[str]:
+def _listed_methods(name: str) -> set[str]:
     suite, _ = load_suite(SUITES / f"{name}.yaml")
     return {methods.resolve(entry.impl, suite.family) for entry in suite.methods.values() if entry.impl}
 
 
+def _registered() -> set[str]:
+    return {name for name in methods.names() if name.split(".", 1)[0] in MANIFESTS}  # plugins aside
+
+
+@functools.cache
+def _joining() -> dict[str, list[str]]:
+    """Suite name -> the registered methods no suite lists that join it: the first suite of one of their tasks."""
+    listed = set().union(*(_listed_methods(name) for name in (*FAST, *SLOW)), REPLAYS_USER_FILES)
+    by_task: dict[str, str] = {}
+    for name in sorted((*FAST, *SLOW)):
+        by_task.setdefault(load_suite(SUITES / f"{name}.yaml")[0].task, name)
+    joining: dict[str, list[str]] = {}
+    for method in sorted(_registered() - listed):
+        solves = methods.entry(method).meta["task"]
+        suites = [by_task[task] for task in ([solves] if isinstance(solves, str) else solves) if task in by_task]
+        if suites:
+            joining.setdefault(suites[0], []).append(method)
+    return joining
+
+
+@functools.cache
+def _suite_folder() -> Path:
+    """tests/repeat_runs itself, or a copy of it where a method joins a suite (see `_joining`)."""
+    if not _joining():
+        return SUITES
+    folder = Path(tempfile.mkdtemp(prefix="repeat-runs-"))
+    for path in SUITES.glob("*.yaml"):
+        text = yaml.safe_load(path.read_text())
+        for method in _joining().get(path.stem, []):
+            tiny = load_target(methods.entry(method).meta["params"]).tiny
+            text["methods"][method.split(".", 1)[1]] = {
+                "impl": method, "params": {k: [v] if isinstance(v, list) else v for k, v in tiny.items()}}
+        (folder / path.name).write_text(yaml.safe_dump(text, sort_keys=False))
+    return folder
+
+
+def _suite_file(name: str) -> Path:
+    return _suite_folder() / f"{name}.yaml"
+
+
 def test_every_method_of_every_family_has_a_repeat_run():
-    registered = {name for name in methods.names() if name.split(".", 1)[0] in MANIFESTS}  # plugins aside
-    covered = set().union(*(_suite_methods(name) for name in (*FAST, *SLOW)), REPLAYS_USER_FILES)
-    assert len(MANIFESTS) >= 6 and sorted(registered - covered) == []
+    joined = set().union(*_joining().values())
+    covered = set().union(*(_listed_methods(name) for name in (*FAST, *SLOW)), REPLAYS_USER_FILES, joined)
+    assert len(MANIFESTS) >= 6 and sorted(_registered() - covered) == []
     assert all((REPO / test).is_file() for test in REPLAYS_USER_FILES.values())
     assert all((SUITES / f"{name}.yaml").is_file() for name in SLOW)
 
@@ -70,7 +115,7 @@ def _in_new_interpreter(names: tuple[str, ...], root: Path, models: Path | None 
               "for name in sys.argv[3:]:\n"
               "    harness.run(f'{suites}/{name}.yaml', store=f'{root}/{name}.sqlite', executor='inline')\n")
     env = {**os.environ, **_caches(root, models), "PYTHONHASHSEED": "random", **(kernels or {})}
-    done = subprocess.run([sys.executable, "-c", script, str(SUITES), str(root), *names], env=env,
+    done = subprocess.run([sys.executable, "-c", script, str(_suite_folder()), str(root), *names], env=env,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
 
@@ -80,12 +125,12 @@ def _here(name: str, root: Path, monkeypatch: pytest.MonkeyPatch, models: Path |
     for variable, value in _caches(root, models).items():
         monkeypatch.setenv(variable, value)
     _DATA_CACHE.clear()
-    return harness.run(SUITES / f"{name}.yaml", store=root / f"{name}.sqlite", executor="inline")
+    return harness.run(_suite_file(name), store=root / f"{name}.sqlite", executor="inline")
 
 
 def _stored(name: str, root: Path) -> pd.DataFrame:
     """The suite's runs stored under `root` (all of them are: nothing runs again)."""
-    return harness.run(SUITES / f"{name}.yaml", store=root / f"{name}.sqlite", executor="inline")
+    return harness.run(_suite_file(name), store=root / f"{name}.sqlite", executor="inline")
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +150,7 @@ def _unavailable(name: str) -> str | None:
 
 def _declaring(name: str, scopes: frozenset[Determinism]) -> set[str]:
     """The suite's method labels whose method declares one of `scopes`."""
-    suite, _ = load_suite(SUITES / f"{name}.yaml")
+    suite, _ = load_suite(_suite_file(name))
     return {label for label, entry in suite.methods.items()
             if methods.get(methods.resolve(entry.impl, suite.family)).determinism in scopes}
 

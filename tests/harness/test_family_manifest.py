@@ -34,6 +34,12 @@ description = "the paper's method"
 target = "baselines.both:Both"
 task = ["scoring", "other.task"]
 description = "a baseline of two tasks"
+
+[methods.knn]
+target = "baselines.knn:Knn"
+task = "scoring"
+params = "baselines.knn:KnnParams"
+description = "a baseline whose parameters live in its own torch-free module"
 """
 
 
@@ -64,12 +70,16 @@ def test_a_manifest_registers_prefixed_names_with_package_relative_targets(tmp_p
     assert mine.meta == {"task": "probe_family.scoring", "params": "probe.probe_family.params:MineParams"}
     both = registries["methods"].entry("probe_family.both")
     assert both.meta == {"task": ("probe_family.scoring", "other.task"), "params": "harness:MethodParams"}
+    knn = registries["methods"].entry("probe_family.knn")
+    assert knn.meta["params"] == "probe.probe_family.baselines.knn:KnnParams"
 
 
 @pytest.mark.parametrize(("manifest", "field", "problem"), [
     ('[methods.x]\ntarget = "m:X"\ndescription = "x"\n', "methods.x.task", "is missing"),
     ('[metrics.x]\ntarget = "m:X"\ndescription = "x"\nunit = "%"\n', "metrics.x.unit", "not a key"),
     ('[tasks.x]\ntarget = "no colon"\ndescription = "x"\n', "tasks.x.target", "should match pattern"),
+    ('[methods.x]\ntarget = "m:X"\ntask = "t"\nparams = "m:X:Y"\ndescription = "x"\n', "methods.x.params",
+     "should match pattern"),
     ('[widgets.x]\ntarget = "m:X"\ndescription = "x"\n', "widgets", "not a key"),
     ('[methods.x]\ntarget = "m:X"\ntask = "nowhere"\ndescription = "x"\n', "methods.x.task", "does not list"),
 ])
