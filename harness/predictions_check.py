@@ -57,7 +57,7 @@ def _test_rows(schema: PredictionsSchema, table: pd.DataFrame, samples: Iterable
     known = pd.Index(list(samples))
     unknown = np.flatnonzero(~table[schema.sample].isin(known).to_numpy())
     if unknown.size and schema.other_samples_ok:
-        table = table.drop(index=table.index[unknown])
+        table = table[table[schema.sample].isin(known).to_numpy()]  # by position: index labels may repeat
     elif unknown.size:
         raise where.error(f"sample {_shown(table[schema.sample].iloc[unknown[0]])} is not a test sample of this "
                           f"dataset ({unknown.size} such row{'s' * (unknown.size > 1)})", schema.sample,
@@ -71,6 +71,9 @@ def _check_complete(schema: PredictionsSchema, table: pd.DataFrame, known: pd.In
     """Every test sample has a row in every `per` group. Counted at once (a table can hold a million pixel rows in
     thousands of groups); only a group that falls short is looked at sample by sample."""
     pairs = table[[*schema.per, schema.sample]].drop_duplicates()  # every sample in them is known: checked before
+    if pairs.empty and len(known):
+        raise where.error(f"no rows, and {len(known)} test sample(s) to answer", schema.sample,
+                          hint="Give every test sample a row.")
     if schema.per:
         counts = pairs.groupby(list(schema.per), sort=False).size()
         short = counts.index[counts.to_numpy() < len(known)]

@@ -114,6 +114,12 @@ def test_rows_outside_the_test_split_are_left_out_where_the_schema_allows_them()
                                 other_samples_ok=True)
     table = pd.DataFrame({"sample": [0, 1, 2, 3], "score": [0.1, 0.2, 0.3, 0.4]})
     assert checked_table(lenient, table, [1, 3])["sample"].tolist() == [1, 3]
+    repeated_labels = pd.concat([table.iloc[:2], table.iloc[2:]]).set_axis([0, 1, 0, 1])
+    assert checked_table(lenient, repeated_labels, [1, 3])["sample"].tolist() == [1, 3]
+
+
+def test_an_empty_table_answers_no_sample_even_when_grouped():
+    assert "no rows, and 2 test sample(s) to answer" in _error(ANSWERS, _answers().iloc[:0])
 
 
 def test_a_key_column_must_be_declared():
