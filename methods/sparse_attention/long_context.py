@@ -196,27 +196,27 @@ def run_long_context(method: BlockSparseMethod, inputs: LongContextInputs, ctx: 
 def scored_table(predictions: pd.DataFrame, answers: Mapping[str, Drawn]) -> pd.DataFrame:
     """A checked predictions table (`LongContextAccuracy.predictions_schema`: a row per sample of the instance)
     in the instance's order, with task and length from the instance and `score`; an empty prediction answers
-    nothing. `density` is optional (NaN without it)."""
+    nothing, an empty density is NaN."""
     by_id = predictions.set_index("sample")
     answered = by_id["prediction"].fillna("")
     ids = list(answers)
-    density = by_id["density"] if "density" in by_id.columns else pd.Series(float("nan"), index=by_id.index)
     return pd.DataFrame({
         "sample": ids, "task": [answers[i].sample.task for i in ids],
         "context_length": [answers[i].context_length for i in ids],
         "score": [ruler.score_sample(answered.at[i], answers[i].sample.answers) for i in ids],
-        "density": density.loc[ids].to_numpy(dtype=float),
+        "density": by_id["density"].loc[ids].to_numpy(dtype=float),
     })
 
 
 class LongContextAccuracy(Task):
     """RULER accuracy (Avg, wAvg, per length, per task) and prefill density of a model under sparse prefill."""
 
-    # One row per sample; task, length and answers come from the instance. `density` and the timings are
-    # read where present (a bring-your-own file may leave them out).
+    # One row per sample; task, length and answers come from the instance. A bring-your-own file may leave out
+    # `density` (prefill_density is then NaN) and the timings.
     predictions_schema = PredictionsSchema(
         (Column("sample", "text", description="the sample's id, task/length/i"),
-         Column("prediction", "text", may_be_empty=True, description="the model's answer; empty: none")),
+         Column("prediction", "text", may_be_empty=True, description="the model's answer; empty: none"),
+         Column("density", "number", may_be_empty=True, description="the prefill's density, mean over layers")),
         sample="sample")
 
     def test_samples(self, instance: Instance) -> list[str]:

@@ -79,6 +79,10 @@ def test_scores_come_from_the_instances_answers_not_the_tables(data):
     assert table["context_length"].tolist() == [256, 256]
     unanswered = predictions.assign(prediction=[" ".join(right), None])  # an empty answer answers nothing
     assert scored_table(task.checked(instance, unanswered), instance.truth)["score"].tolist() == [1.0, 0.0]
+    no_density = scored_table(task.checked(instance, predictions.drop(columns="density")), instance.truth)
+    assert no_density["score"].tolist() == [1.0, 0.0] and no_density["density"].isna().all()
+    with pytest.raises(DataError, match="holds inf, not a finite number"):
+        task.checked(instance, predictions.assign(density=[1.0, float("inf")]))
     with pytest.raises(DataError, match=re.escape(f"1 test sample(s) have no row, e.g. {ids[1]!r}")):
         task.checked(instance, predictions.iloc[:1])
     with pytest.raises(DataError, match="sample 'x/1/0' is not a test sample"):
