@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness import DataError
-from methods.protein_design.byo import by_backbone, read_designs
 from methods.protein_design.generators import ideal_set
 from methods.protein_design.structure_files import read_folder
 from methods.protein_design.task import BackboneSet
@@ -25,13 +24,8 @@ def load_ideal(count: int = 12, seed: int = 0, kinds: list[str] | None = None, m
     return BackboneSet(f"ideal{count}", tuple(ideal_set(count, seed, chosen, min_length, max_length)))
 
 
-def load_pdb_folder(path: str, chains: list[str] | None = None, designs_path: str | None = None) -> BackboneSet:
-    """Every .pdb/.cif/.mmcif file of the folder, one backbone each (only `chains`, if given), and your own
-    designs of them (and their predicted structures) from the CSV `designs_path` (methods.protein_design.byo)."""
+def load_pdb_folder(path: str, chains: list[str] | None = None) -> BackboneSet:
+    """Every .pdb/.cif/.mmcif file of the folder, one backbone each (only `chains`, if given). Your own designs
+    of them are a suite's `predictions:` file (the task's `predictions_schema`)."""
     folder = Path(path)
-    backbones = tuple(read_folder(folder, chains))
-    recorded = None
-    if designs_path is not None:
-        designs = Path(designs_path)
-        recorded = by_backbone(read_designs(designs), backbones, designs)
-    return BackboneSet(folder.name, backbones, recorded)
+    return BackboneSet(folder.name, tuple(read_folder(folder, chains)))

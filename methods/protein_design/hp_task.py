@@ -13,6 +13,7 @@ import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.protein_design.hp_lattice import MAX_LENGTH, designability, lattice
 
 
@@ -44,6 +45,15 @@ def load_hp_targets(n: int = 12, targets: int = 4, designs: int = 16, temperatur
 
 class HPLatticeDesign(Task):
     """Exact inverse folding on the 2D HP lattice; the problem is fixed, a seed changes the methods' draws."""
+
+    predictions_schema = PredictionsSchema(
+        (Column("target", "integer", description="the target's contact-map index"),
+         Column("design", "integer", description="the design's number within its target"),
+         Column("sequence", "text", description="n letters of H and P")),
+        sample="target", repeat="design")
+
+    def test_samples(self, instance: Instance) -> tuple[int, ...]:
+        return instance.truth.targets
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         reject_split_keys(split, "hp_lattice", "the targets and sizes are dataset arguments")
@@ -90,7 +100,7 @@ def scored_hp(data: HPTargets, predictions: pd.DataFrame) -> ScoredHP:
     folds, unique, hydrophobic = [], [], []
     for target in data.targets:
         rows = predictions[predictions["target"] == target].sort_values("design")
-        if rows.empty or any(len(s) != data.n or set(s) - {"H", "P"} for s in rows["sequence"]):
+        if any(len(s) != data.n or set(s) - {"H", "P"} for s in rows["sequence"]):
             raise DataError(f"target {target}: designs must be {data.n} letters of H and P", field="sequence")
         sequences = np.stack([encode_hp(s) for s in rows["sequence"]])
         folds.append(grid.fold_probability(sequences, target, data.temperature))

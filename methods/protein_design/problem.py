@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from methods.protein_design.backbone import Backbone
-from methods.protein_design.byo import RecordedDesign
 from methods.protein_design.objectives import ObjectiveScores
 
 
@@ -17,15 +16,14 @@ class DesignInputs:
     test: tuple[Backbone, ...]   # backbones to design (natives hidden)
     designs: int                 # sequences per test backbone
     order_seed: int              # the fixed decoding order the task scores in (for policy_logp)
-    recorded: dict[str, tuple[RecordedDesign, ...]] | None = None  # your designs per test backbone (byo)
 
 
 @dataclass(frozen=True)
 class Designs:
     """Per test backbone (by name), its designed sequences and, optionally, the mean per-residue
     log-probability of each under the method's own sampling policy in the task's scoring order (for the KL
-    to the reference policy; None where the method has no likelihood, e.g. recorded designs) and the path of
-    each one's predicted structure ('' for none; scTM and RMSD are scored where given)."""
+    to the reference policy; None where the method has no likelihood) and the path of each one's predicted
+    structure ('' for none; scTM and RMSD are scored where given)."""
 
     sequences: dict[str, list[str]]
     policy_logp: dict[str, np.ndarray] | None = None

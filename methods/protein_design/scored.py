@@ -1,5 +1,7 @@
 """A predictions table read back against the truth and scored once by the oracles: every metric of the
-family reads the resulting `ScoredDesigns`."""
+family reads the resulting `ScoredDesigns`. The engine has checked the table against the task's
+`predictions_schema` (its columns and kinds, every test backbone designed, no design twice); what is left here
+is the designs' own sense: each sequence fits its backbone, and a predicted structure's file is one of it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,13 +12,11 @@ import pandas as pd
 
 from harness import DataError
 from methods.protein_design import mpnn
-from methods.protein_design.backbone import AMINO_ACIDS
-from methods.protein_design.byo import self_consistency
+from methods.protein_design.backbone import AMINO_ACIDS, Backbone
 from methods.protein_design.objectives import (PROTPARAM, ObjectiveScores, mean_log_likelihood, protparam,
                                                score_objectives)
 from methods.protein_design.problem import DesignTruth
-
-COLUMNS = ("backbone", "design", "sequence", "policy_logp", "predicted_structure")
+from methods.protein_design.structure_files import read_backbone
 
 
 @dataclass(frozen=True)
@@ -36,31 +36,37 @@ class ScoredDesigns:
     backbones: tuple[BackboneDesigns, ...]
 
 
+def self_consistency(backbone: Backbone, predicted: Path) -> tuple[float, float]:
+    """(scTM normalised by the designed backbone, CA RMSD in angstrom) of a predicted structure, both from
+    tmtools' TM-align."""
+    from tmtools import tm_align
+
+    model = read_backbone(predicted)
+    if model.length != backbone.length:
+        raise DataError(f"the prediction has {model.length} residues, backbone {backbone.name} {backbone.length}",
+                        file=predicted)
+    result = tm_align(model.coords[:, 1].astype(np.float64), backbone.coords[:, 1].astype(np.float64),
+                      "A" * model.length, "A" * backbone.length)
+    return float(result.tm_norm_chain2), float(result.rmsd)
+
+
 def scored_designs(truth: DesignTruth, predictions: pd.DataFrame) -> ScoredDesigns:
-    missing = [c for c in COLUMNS[:3] if c not in predictions.columns]
-    if missing:
-        raise DataError(f"predictions lack column {missing[0]!r}", field=missing[0],
-                        hint="A protein design predictions table has columns " + ", ".join(COLUMNS) + ".")
     reference_model = mpnn.load("vanilla", "020")
     scored = []
     for backbone in truth.backbones:
         rows = predictions[predictions["backbone"] == backbone.name].sort_values("design")
-        sequences = [str(s) for s in rows["sequence"]]
-        if not sequences:
-            raise DataError(f"no designs for backbone {backbone.name}", field="backbone")
+        sequences = list(rows["sequence"])
         for sequence in sequences:
             if len(sequence) != backbone.length or set(sequence) - set(AMINO_ACIDS):
                 raise DataError(f"backbone {backbone.name} has {backbone.length} positions; design {sequence!r} "
                                 "is not that many of the 20 amino-acid letters", field="sequence")
         kl = float("nan")
-        if "policy_logp" in rows and rows["policy_logp"].notna().all():
+        if rows["policy_logp"].notna().all():
             ref = mean_log_likelihood(reference_model, backbone, sequences, truth.order_seed)
             kl = float(np.mean(rows["policy_logp"].to_numpy(dtype=np.float64) - ref))
         figures = [protparam(s) for s in sequences]
-        paths = (rows["predicted_structure"].fillna("").astype(str) if "predicted_structure" in rows
-                 else [""] * len(rows))
-        consistency = np.array([self_consistency(backbone, Path(p)) if p else (np.nan, np.nan) for p in paths],
-                               dtype=np.float64).reshape(-1, 2)
+        consistency = np.array([self_consistency(backbone, Path(p)) if p else (np.nan, np.nan)
+                                for p in rows["predicted_structure"].fillna("")], dtype=np.float64).reshape(-1, 2)
         scored.append(BackboneDesigns(backbone.name, sequences, backbone.native,
                                       score_objectives(backbone, sequences, truth.order_seed),
                                       truth.reference[backbone.name],

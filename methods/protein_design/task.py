@@ -4,8 +4,9 @@
 Each seed splits the dataset's backbones into `train` backbones (an alignment method may fine-tune on them) and
 test backbones, for which a method returns `designs` sequences each (`Designs`). The task draws ProteinMPNN's
 own samples (T = 0.1) on the test backbones as the reference for the win rate. Predictions table: one row per
-(backbone, design) with `sequence` and `policy_logp` (the method's mean per-residue log-probability, or NaN);
-scoring reads that table alone (plus the truth's backbones).
+(backbone, design) with `sequence`, `policy_logp` (the method's mean per-residue log-probability, or empty) and
+`predicted_structure` (a predicted structure's file, or empty); scoring reads that table alone (plus the truth's
+backbones), so a user's designs, a suite's `predictions:` file, are scored like a method's.
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from harness import DataError, Instance, Metric, Task
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import Backbone, decode
-from methods.protein_design.byo import RecordedDesign
 from methods.protein_design.objectives import score_objectives
 from methods.protein_design.problem import DesignInputs, Designs, DesignTruth, hidden
 from methods.protein_design.scored import scored_designs
@@ -31,7 +32,6 @@ REFERENCE_TEMPERATURE = 0.1
 class BackboneSet:
     name: str
     backbones: tuple[Backbone, ...]
-    recorded: dict[str, tuple[RecordedDesign, ...]] | None = None  # your designs by backbone (byo)
 
 
 def split_spec(split: Mapping[str, Any]) -> tuple[int, int]:
@@ -48,6 +48,21 @@ class InverseFolding(Task):
     """Backbones in, sequences out; a new train/test split of the backbones per seed."""
 
     tiny_instance_is_slow = True
+
+    # Several designs per test backbone, numbered by `design`; every backbone needs at least one.
+    predictions_schema = PredictionsSchema(
+        (Column("backbone", "text", description="the backbone's name (a pdb_folder file's stem)"),
+         Column("design", "integer", description="the design's number within its backbone"),
+         Column("sequence", "text", description="one of the 20 amino-acid letters per position"),
+         Column("policy_logp", "number", may_be_empty=True,
+                description="mean per-residue log-probability under the designer (for the KL), or empty"),
+         Column("predicted_structure", "text", may_be_empty=True,
+                description="a PDB/mmCIF file of the design's predicted structure (scTM, RMSD): absolute, or "
+                            "relative to the folder harness runs in; or empty")),
+        sample="backbone", repeat="design")
+
+    def test_samples(self, instance: Instance) -> list[str]:
+        return [backbone.name for backbone in instance.truth.backbones]
 
     def check_split(self, split: Mapping[str, Any]) -> None:
         split_spec(split)
@@ -66,19 +81,15 @@ class InverseFolding(Task):
             tokens = mpnn.sample(reference_model, mpnn.features(backbone), designs, REFERENCE_TEMPERATURE,
                                  seed * 1000 + k + 500)
             reference[backbone.name] = score_objectives(backbone, [decode(t) for t in tokens], seed)
-        recorded = None if data.recorded is None else {b.name: data.recorded.get(b.name, ()) for b in test}
-        inputs = DesignInputs(train, tuple(hidden(b) for b in test), designs, seed, recorded)
+        inputs = DesignInputs(train, tuple(hidden(b) for b in test), designs, seed)
         return Instance(inputs, DesignTruth(test, reference, seed))
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Two short helices and a hairpin, one of them for training, two designs each; each backbone's own
-        sequence is recorded as the user's designs, so the `recorded` method has something to replay."""
+        """Two short helices and a hairpin, one of them for training, two designs each."""
         from methods.protein_design.generators import hairpin, helix
 
         backbones = (helix(12), helix(14, 1), hairpin(6))
-        recorded: dict[str, tuple[RecordedDesign, ...]] = {
-            b.name: (RecordedDesign(b.name, b.native or "A" * b.length, None),) * 2 for b in backbones}
-        return self.instance(BackboneSet("tiny", backbones, recorded), {"train": 1, "designs": 2}, seed)
+        return self.instance(BackboneSet("tiny", backbones), {"train": 1, "designs": 2}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         inputs: DesignInputs = instance.inputs

@@ -1,79 +1,145 @@
-"""Your own designs and predicted structures: read with file:line errors, scored with scTM/RMSD (tmtools)."""
+"""Your own backbones (the `pdb_folder` dataset) and your own designs and predicted structures as a suite's
+`predictions:` file, scored by `harness score` like a method's own table, with scTM / RMSD from tmtools; a bad
+designs file is an error naming the file and, where the engine checks it, its line and column."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 pytest.importorskip("biotite", reason="the `protein` extra (biotite) is not installed")
 pytest.importorskip("tmtools", reason="the `protein` extra (tmtools) is not installed")
 
-from harness import DataError  # noqa: E402
-from methods.protein_design.byo import self_consistency  # noqa: E402
-from methods.protein_design.data import load_pdb_folder  # noqa: E402
-from methods.protein_design.generators import bundle, helix  # noqa: E402
+from harness.store import Store  # noqa: E402
+from methods.protein_design.generators import bundle, hairpin, helix  # noqa: E402
+from methods.protein_design.scored import self_consistency  # noqa: E402
 from methods.protein_design.structure_files import write_pdb  # noqa: E402
 from tests.protein_design.conftest import needs_weights  # noqa: E402
 
+BACKBONES = (helix(10), bundle(2, 8))
+SUITE = """\
+schema_version: 1
+suite: my_designs
+task: protein_design.inverse_folding
+defaults: {seeds: [0], timeout: 5m, threads: 1}
+datasets:
+  mine: {loader: pdb_folder, args: {path: pdbs}, split: {train: 0, designs: 2}}
+metrics: [recovery, diversity, designability, developability, hypervolume, win_rate, kl_reference, sc_tm, sc_rmsd]
+methods:
+"""
+THEIRS = SUITE + '  theirs: {predictions: "designs/{method}/{dataset}/{seed}.csv"}\n'
 
-def _folder(tmp_path: Path) -> Path:
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """Two backbones' PDB files (the dataset), and each one's structure again under predicted/ as if a predictor
+    gave it."""
     (tmp_path / "pdbs").mkdir()
-    for backbone in (helix(10), bundle(2, 8)):
+    (tmp_path / "predicted").mkdir()
+    for backbone in BACKBONES:
         write_pdb(backbone, tmp_path / "pdbs" / f"{backbone.name}.pdb")
+        write_pdb(backbone, tmp_path / "predicted" / f"{backbone.name}.pdb")
     return tmp_path / "pdbs"
 
 
-def test_recorded_designs_join_their_backbones(tmp_path: Path):
-    folder = _folder(tmp_path)
-    (tmp_path / "d.csv").write_text("backbone,sequence,predicted_structure\nhelix10_v0,AAAAAKKKKK,pdbs/helix10_v0.pdb\n"
-                                    "bundle2x8_v0,EEEEKKKKLLLLAAAA,\n")
-    data = load_pdb_folder(str(folder), designs_path=str(tmp_path / "d.csv"))
-    assert data.recorded is not None and [d.sequence for d in data.recorded["helix10_v0"]] == ["AAAAAKKKKK"]
-    assert data.recorded["bundle2x8_v0"][0].predicted is None
+@pytest.fixture
+def designs(tmp_path: Path) -> Path:
+    path = tmp_path / "designs" / "theirs" / "mine" / "0.csv"
+    path.parent.mkdir(parents=True)
+    return path
 
 
-@pytest.mark.parametrize(("text", "message", "line"), [
-    ("name,sequence\nx,AAA\n", "lacks column 'backbone'", 1),
-    ("backbone,sequence\nhelix10_v0,AAAAAKKKKK\nnope,AAA\n", "backbone 'nope' is not in the folder", 3),
-    ("backbone,sequence\nhelix10_v0,AAAA\n", "the sequence has 4 residues, backbone helix10_v0 has 10", 2),
-    ("backbone,sequence\nhelix10_v0,\n", "empty sequence", 2),
-])
-def test_designs_file_errors_name_the_line(tmp_path: Path, text: str, message: str, line: int):
-    folder = _folder(tmp_path)
-    (tmp_path / "d.csv").write_text(text)
-    with pytest.raises(DataError, match=message) as error:
-        load_pdb_folder(str(folder), designs_path=str(tmp_path / "d.csv"))
-    assert str(error.value).startswith(f"{tmp_path / 'd.csv'}:{line}:")
+def _natives(predicted: Path) -> str:
+    """A designs CSV: each backbone designed twice as its own native sequence, predicted as itself."""
+    lines = ["backbone,design,sequence,policy_logp,predicted_structure"]
+    lines += [f"{b.name},{i},{b.native},,{predicted / b.name}.pdb" for b in BACKBONES for i in range(2)]
+    return "\n".join(lines) + "\n"
 
 
-def test_self_consistency_is_one_and_zero_on_the_backbone_itself_and_lower_on_another(tmp_path: Path):
-    folder = _folder(tmp_path)
+def _score(cli, write_suite, store: Path, tmp_path: Path) -> tuple[int, dict]:  # noqa: ANN001
+    code, _, _ = cli("score", str(write_suite(THEIRS, "theirs.yaml")), "--store", str(store), "--data-root",
+                     str(tmp_path), plugin=False)
+    [record] = Store(store).records()
+    return code, record
+
+
+def test_self_consistency_is_one_and_zero_on_the_backbone_itself_and_lower_on_another(tmp_path: Path,
+                                                                                        folder: Path):
     target = helix(10)
     tm, rmsd = self_consistency(target, folder / "helix10_v0.pdb")
     assert tm == pytest.approx(1.0, abs=1e-3) and rmsd == pytest.approx(0.0, abs=1e-2)
-    from methods.protein_design.generators import hairpin
-
     write_pdb(hairpin(5), tmp_path / "pin.pdb")
     tm_other, _ = self_consistency(target, tmp_path / "pin.pdb")
     assert tm_other < 0.5  # TM-align superposes a few residues only: its RMSD there is small too
 
 
 @needs_weights
-def test_recorded_designs_are_scored_like_a_methods_with_their_self_consistency(tmp_path: Path):
-    from methods.protein_design.metrics import KL_REFERENCE, RECOVERY, SC_RMSD, SC_TM
-    from methods.protein_design.recorded import RecordedDesigns
-    from methods.protein_design.task import InverseFolding
-    from tests.method_runs import context
+def test_a_users_designs_score_like_the_methods_own_table(cli, write_suite, store, tmp_path, folder, designs):
+    own = tmp_path / "own.sqlite"
+    code, _, err = cli("run", str(write_suite(SUITE + "  proteinmpnn: {impl: proteinmpnn}\n", "own.yaml")),
+                       "--store", str(own), "--data-root", str(tmp_path), "--executor", "inline", plugin=False)
+    assert code == 0, err
+    with Store(own) as runs:
+        [record] = runs.records()
+        table = pd.read_parquet(runs.predictions_path(record["run_id"]))
+    table.to_csv(designs, index=False)
+    code, theirs = _score(cli, write_suite, store, tmp_path)
+    assert code == 0, theirs.get("error")
+    assert theirs["metrics"] == pytest.approx(record["metrics"], nan_ok=True)
+    assert np.isfinite(record["metrics"]["kl_reference"]) and 0 < record["metrics"]["recovery"] < 100
 
-    folder = _folder(tmp_path)
-    (tmp_path / "d.csv").write_text("backbone,sequence,predicted_structure\n"
-                                    + "".join(f"{b.name},{b.native},pdbs/{b.name}.pdb\n"
-                                              for b in (helix(10), bundle(2, 8)) for _ in range(2)))
-    task = InverseFolding()
-    instance = task.instance(load_pdb_folder(str(folder), designs_path=str(tmp_path / "d.csv")),
-                             {"train": 0, "designs": 2}, 0)
-    table = task.predictions(instance, RecordedDesigns().run(instance.inputs, context()))
-    scores = task.score(instance, table, {m.name: m for m in (RECOVERY, SC_TM, SC_RMSD, KL_REFERENCE)})
+
+@needs_weights
+def test_native_designs_with_their_own_structures_are_perfectly_self_consistent(cli, write_suite, store,
+                                                                                 tmp_path, folder, designs):
+    designs.write_text(_natives(tmp_path / "predicted"))
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 0, record.get("error")
+    scores = record["metrics"]
     assert scores["recovery"] == 100.0 and scores["sc_tm"] == pytest.approx(1.0, abs=1e-3)
-    assert scores["sc_rmsd"] == pytest.approx(0.0, abs=1e-2) and np.isnan(scores["kl_reference"])
+    assert scores["sc_rmsd"] == pytest.approx(0.0, abs=1e-2)
+    assert np.isnan(scores["kl_reference"])  # no policy_logp: no KL
+
+
+@needs_weights
+def test_designs_without_likelihoods_or_structures_leave_those_columns_out(cli, write_suite, store, tmp_path,
+                                                                           folder, designs):
+    designs.write_text(_only_sequences(_natives(tmp_path / "predicted")))
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 0, record.get("error")
+    scores = record["metrics"]
+    assert scores["recovery"] == 100.0 and scores["diversity"] == 0.0
+    assert np.isnan(scores["sc_tm"]) and np.isnan(scores["sc_rmsd"]) and np.isnan(scores["kl_reference"])
+
+
+def _only_sequences(text: str) -> str:
+    """The CSV without its two columns that may be left out, policy_logp and predicted_structure."""
+    return "\n".join(line.rsplit(",", 2)[0] for line in text.splitlines()) + "\n"
+
+
+def _without_backbone(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("bundle2x8_v0,"))
+
+
+@needs_weights
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t.replace("helix10_v0,1,", "nope,1,"), "{designs}:3: backbone: sample 'nope' is not a test sample"),
+    (lambda t: t.replace("helix10_v0,1,", "helix10_v0,0,"),
+     "{designs}:3: backbone: a second row for backbone 'helix10_v0', design 0"),
+    (lambda t: t.replace("helix10_v0,1,", "helix10_v0,x,"), "{designs}:3: design: 'x' is not an integer"),
+    (lambda t: _only_sequences(t).replace("backbone,design,", "backbone,number,"),
+     "{designs}: design: no column 'design' (found: backbone, number, sequence)"),
+    (_without_backbone, "{designs}: backbone: 1 test sample(s) have no row, e.g. 'bundle2x8_v0'"),
+    (lambda t: t.replace(f"helix10_v0,0,{helix(10).native}", "helix10_v0,0,AAAA"),
+     "{designs}: sequence: backbone helix10_v0 has 10 positions; design 'AAAA'"),
+    (lambda t: t.replace("predicted/helix10_v0.pdb", "predicted/bundle2x8_v0.pdb"),
+     "{predicted}/bundle2x8_v0.pdb: the prediction has 16 residues, backbone helix10_v0 10"),
+])
+def test_a_bad_designs_file_names_itself_and_where(cli, write_suite, store, tmp_path, folder, designs, change,
+                                                   message):
+    designs.write_text(change(_natives(tmp_path / "predicted")))
+    code, record = _score(cli, write_suite, store, tmp_path)
+    assert code == 2 and record["status"] == "failed"
+    assert message.format(designs=designs, predicted=tmp_path / "predicted") in record["error"]

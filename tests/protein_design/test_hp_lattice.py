@@ -1,10 +1,12 @@
 """The HP lattice is exact: walk counts are the square lattice's known self-avoiding-walk numbers, designability
-equals a brute force over sequences and walks, and the alignment loop raises the fold probability it optimises."""
+equals a brute force over sequences and walks, and the alignment loop raises the fold probability it optimises;
+a designs table that leaves a target out, or holds other letters, is refused."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from harness import DataError
 from methods.protein_design.hp_lattice import all_sequences, designability, lattice, walks
 from methods.protein_design.hp_methods import HPAlignment, HPExhaustive, HPReference
 from methods.protein_design.hp_task import HPLatticeDesign, load_hp_targets, scored_hp
@@ -66,3 +68,17 @@ def test_alignment_moves_the_fold_probability_towards_the_exact_optimum():
 
     reference, aligned, best = fold(HPReference()), fold(HPAlignment(rounds=30)), fold(HPExhaustive())
     assert reference + 3 < aligned < best  # log fold probability: about -8.3, -2.7 and -1.4
+
+
+def test_a_designs_table_needs_every_target_and_h_p_sequences_of_its_length():
+    task = HPLatticeDesign()
+    instance = task.tiny_instance(0)
+    table = task.checked(instance, task.predictions(instance, HPReference().run(instance.inputs, context(0))))
+    first, second = instance.truth.targets
+    with pytest.raises(DataError, match=f"1 test sample\\(s\\) have no row, e.g. {second}"):
+        task.checked(instance, table[table["target"] == first])
+    with pytest.raises(DataError, match="a second row for target"):
+        task.checked(instance, table.iloc[[0, 0]])
+    table.loc[0, "sequence"] = "HPX" + table.loc[0, "sequence"][3:]
+    with pytest.raises(DataError, match=f"target {first}: designs must be 8 letters of H and P"):
+        task.score(instance, task.checked(instance, table), {})

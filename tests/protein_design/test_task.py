@@ -52,10 +52,13 @@ def test_a_polar_bias_raises_developability(tiny):  # noqa: ANN001
 def test_malformed_designs_are_errors(tiny):  # noqa: ANN001
     with pytest.raises(ValueError, match="2 designs expected, got 1"):
         TASK.predictions(tiny, Designs({b.name: ["A" * b.length] for b in tiny.inputs.test}))
-    table = TASK.predictions(tiny, Designs({b.name: ["A" * b.length] * 2 for b in tiny.inputs.test}))
+    all_alanine = Designs({b.name: ["A" * b.length] * 2 for b in tiny.inputs.test})
+    table = TASK.checked(tiny, TASK.predictions(tiny, all_alanine))
+    with pytest.raises(DataError, match="have no row, e.g. '.+'"):
+        TASK.checked(tiny, table[table["backbone"] == tiny.inputs.test[0].name])
     table.loc[0, "sequence"] = "AZ" + table.loc[0, "sequence"][2:]
     with pytest.raises(DataError, match="is not that many of the 20 amino-acid letters"):
-        TASK.score(tiny, table, METRICS)
+        TASK.score(tiny, TASK.checked(tiny, table), METRICS)
 
 
 @pytest.mark.slow
