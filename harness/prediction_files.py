@@ -65,10 +65,10 @@ def _read_csv(path: Path, schema: PredictionsSchema | None) -> pd.DataFrame:
     pandas left as texts, every value that reads as a number becomes one, so the check names the one that does
     not, with its line."""
     declared = {c.name: c.kind for c in (schema.columns if schema else ()) if not c.prefix}
-    texts = {name: str for name, kind in declared.items() if kind == "text"}
+    texts = {name: str for name, kind in declared.items() if kind in ("text", "id")}
     table = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype=texts)
     for name, kind in declared.items():
-        if kind != "text" and name in table.columns and table[name].dtype.kind not in "biuf":
+        if kind not in ("text", "id") and name in table.columns and table[name].dtype.kind not in "biuf":
             table[name] = [_number_or_text(value) for value in table[name]]
     return table
 

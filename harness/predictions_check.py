@@ -12,7 +12,8 @@ import pandas as pd
 from harness.errors import DataError
 from harness.predictions_schema import Column, PredictionsSchema
 
-_KIND_WORDS = {"integer": "an integer", "number": "a number", "text": "a text", "boolean": "true or false"}
+_KIND_WORDS = {"integer": "an integer", "number": "a number", "text": "a text", "boolean": "true or false",
+               "id": "an id (an integer or a text)"}
 
 
 def checked_table(schema: PredictionsSchema, table: pd.DataFrame, samples: Iterable[Hashable] | None, *,
@@ -54,7 +55,8 @@ def _test_rows(schema: PredictionsSchema, table: pd.DataFrame, samples: Iterable
                           hint="Give each " + " and ".join(schema.key) + " one row.")
     if samples is None:
         return table
-    known = pd.Index(list(samples))
+    ids = next(c.kind == "id" for c in schema.columns if c.name == schema.sample)
+    known = pd.Index([as_id(s) for s in samples] if ids else list(samples))
     unknown = np.flatnonzero(~table[schema.sample].isin(known).to_numpy())
     if unknown.size and schema.other_samples_ok:
         table = table[table[schema.sample].isin(known).to_numpy()]  # by position: index labels may repeat
@@ -133,6 +135,8 @@ def _in_kind(values: pd.Series, column: Column, where: _Where) -> pd.Series:
         if bad:
             raise where.error(f"{_shown(values.iloc[bad[0]])} is not a text", str(values.name), row=bad[0])
         return values
+    if column.kind == "id":
+        return _as_ids(values, where)
     numbers = _as_numbers(values, column, where)
     finite = np.isfinite(numbers) | empty
     if not finite.all():
@@ -151,6 +155,29 @@ def _in_kind(values: pd.Series, column: Column, where: _Where) -> pd.Series:
         return pd.Series(numbers, index=values.index, name=values.name)
     kind = bool if column.kind == "boolean" else np.int64
     return pd.Series(numbers.astype(kind), index=values.index, name=values.name)
+
+
+def as_id(value: object) -> str:
+    """An id as text: `7`, `7.0` and `"7"` are one id."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, str):
+        return value
+    raise TypeError
+
+
+def _as_ids(values: pd.Series, where: _Where) -> pd.Series:
+    ids = []
+    for row, value in enumerate(values):
+        try:
+            ids.append(as_id(value))
+        except TypeError:
+            raise where.error(f"{_shown(value)} is not {_KIND_WORDS['id']}", str(values.name), row=row) from None
+    return pd.Series(ids, index=values.index, name=values.name, dtype=object)
 
 
 def _as_numbers(values: pd.Series, column: Column, where: _Where) -> np.ndarray:

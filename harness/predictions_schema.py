@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ColumnKind = Literal["integer", "number", "text", "boolean"]
+# "id": a sample's name, an integer or a text (a generated set numbers its samples, a user's file names them):
+# compared as text, so a stored table of integer ids and a user's file of names are both read.
+ColumnKind = Literal["integer", "number", "text", "boolean", "id"]
 
 
 @dataclass(frozen=True)

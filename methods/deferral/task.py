@@ -32,7 +32,7 @@ class DeferralAllocation(Task):
 
     predictions_schema = PredictionsSchema(
         (Column("point", "integer", description="0: the method as configured; 1, 2, ...: its other operating points"),
-         Column("sample", "text", description="the test sample's id (a row number, or a bring-your-own file's id)"),
+         Column("sample", "id", description="the test sample's id (a row number, or a bring-your-own file's id)"),
          Column("decision", "number", description="the aggregated answer: a class, or a regression value"),
          Column("model_answer", "number", description="what entity 0 (the fixed model) answered"),
          Column("consult_", "boolean", prefix=True, description="consult_<entity>: whether the sample consults it")),

@@ -122,6 +122,14 @@ def test_an_empty_table_answers_no_sample_even_when_grouped():
     assert "no rows, and 2 test sample(s) to answer" in _error(ANSWERS, _answers().iloc[:0])
 
 
+def test_ids_may_be_integers_or_texts_and_are_compared_as_texts():
+    named = PredictionsSchema((Column("sample", "id"), Column("score", "number")), sample="sample")
+    stored = pd.DataFrame({"sample": [0, 1], "score": [0.5, 0.2]})
+    assert checked_table(named, stored, ["0", "1"])["sample"].tolist() == ["0", "1"]
+    assert checked_table(named, stored.assign(sample=["0", "1"]), [0, 1])["sample"].tolist() == ["0", "1"]
+    assert "row 1 (counting from 0): 1.5 is not an id" in _error(named, stored.assign(sample=[0, 1.5]), [0, 1])
+
+
 def test_a_key_column_must_be_declared():
     with pytest.raises(ValueError, match="key column 'id' is not one of its columns"):
         PredictionsSchema((Column("sample", "integer"),), sample="id")
