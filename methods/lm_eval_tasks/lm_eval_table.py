@@ -14,23 +14,23 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
+from harness.record_json import MeasurementJson, RecordJson
 from harness.results import records_of_export
 
 HEADER = "| Tasks | Version | Filter | n-shot | Metric | | Value | | Stderr | seed sd | runs |"
 
 
-def _figures(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _figures(record: RecordJson) -> dict[str, MeasurementJson]:
     """lm-eval's figures of one run: `<task>/<name>` measurements (`measure.` columns) only."""
     return {name: figure for name, figure in record.get("measurements", {}).items() if "/" in name}
 
 
-def _rows(records: list[dict[str, Any]]) -> list[str]:
+def _rows(records: list[RecordJson]) -> list[str]:
     values: dict[tuple[str, str, str], list[float]] = defaultdict(list)
-    info: dict[str, dict[str, Any]] = {}
+    info: dict[str, MeasurementJson] = {}
     for record in records:
         for name, figure in _figures(record).items():
             task, key = name.split("/", 1)
@@ -53,9 +53,9 @@ def _rows(records: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def layout(records: Iterable[dict[str, Any]], title: str) -> str:
+def layout(records: Iterable[RecordJson], title: str) -> str:
     """Markdown: for each (method, dataset) with ok runs, lm-eval's results table over its seeds."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, str], list[RecordJson]] = defaultdict(list)
     for record in records:
         if record.get("status") == "ok":
             groups[(str(record["method"]), str(record["dataset"]))].append(record)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ import pandas as pd
 from harness import DataError, Instance, Metric, Task
 from harness.registry import datasets
 from harness.contracts import reject_split_keys
+from harness.predictions_schema import Column, PredictionsSchema
 from methods.lm_eval_tasks.data import TINY_TASKS, TaskSelection, check_selection
 
 COLUMNS = ("task", "doc_id", "filter", "metric", "value", "target", "response", "filtered")
@@ -34,6 +36,14 @@ class LmEvalOutput:
 
 class LmEvalEvaluation(Task):
     """One selection of lm-eval tasks per dataset; the seed is lm-eval's sampling seed (the method's)."""
+
+    # One row per (task, filter, metric, document). The documents a selection holds are lm-eval's to list, so
+    # the engine checks the kinds and that no document is scored twice, not that every one is there.
+    predictions_schema = PredictionsSchema(
+        (Column("task", "text"), Column("doc_id", "integer"), Column("filter", "text"), Column("metric", "text"),
+         Column("value", "number", may_be_empty=True,
+                description="lm-eval's per-sample score; empty where lm-eval aggregates at corpus level")),
+        sample="doc_id", per=("task", "filter", "metric"), every_sample=False)
 
     tiny_instance_is_slow = True  # the method loads a model and runs lm-eval
 
@@ -70,8 +80,10 @@ class LmEvalEvaluation(Task):
 
 
 def _number(value: Any) -> float:
-    """A per-sample score as a float; NaN for the tuples lm-eval keeps for corpus-level metrics (BLEU, F1)."""
+    """A per-sample score as a float; NaN for the tuples lm-eval keeps for corpus-level metrics (BLEU, F1) and for
+    an infinite one (a log-likelihood of -inf), which no mean of the table could use."""
     try:
-        return float(value)
+        number = float(value)
     except (TypeError, ValueError):
         return float("nan")
+    return number if math.isfinite(number) else float("nan")

@@ -45,3 +45,21 @@ def test_harness_score_rescores_stored_predictions_on_the_datasets_filter(tmp_pa
         (record,) = list(db.records())
     assert record["metrics"]["exact_match"] == 2 / 3
     assert record["metrics"]["acc"] != record["metrics"]["acc"]  # NaN: a generation task computes no acc
+
+
+def test_a_table_that_scores_a_document_twice_is_refused_and_corpus_metrics_may_be_empty():
+    import pandas as pd
+    import pytest
+
+    from harness import DataError
+
+    task = LmEvalEvaluation()
+    instance = task.instance(tiny_task("tiny_sst2_gen", filter="verdict"), {}, 0)
+    samples = [_sample(0, "verdict", 1.0), _sample(1, "verdict", 0.0), {**_sample(0, "verdict", 0.0), "metrics": {
+        "bleu": ("great", "great"), "perplexity": float("-inf")}}]
+    table = task.predictions(instance, LmEvalOutput(results={}, samples=samples))
+    assert task.checked(instance, table)["value"].isna().tolist() == [False, False, True, True]
+    twice = pd.concat([table, table.iloc[[1]]])
+    with pytest.raises(DataError, match="a second row for task 'tiny_sst2_gen', filter 'verdict', "
+                                        "metric 'exact_match', doc_id 1"):
+        task.checked(instance, twice)
