@@ -11,15 +11,15 @@ import contextlib
 import os
 import sys
 
-from harness.cli import (bench, ci, compare, export, ingest, ls, plan, report, reproduce, run, schema, score, site,
-                         sys_info, validate)
+from harness.cli import (bench, ci, compare, explain, export, ingest, ls, plan, report, reproduce, run, schema, score,
+                         site, sys_info, validate)
 from harness.cli.exit_codes import BROKEN_PIPE_EXIT, INTERRUPTED_EXIT, RUNS_FAILED_EXIT
 from harness.cli.options import UsageParser, add_plugin
 from harness.errors import USER_ERROR_EXIT, HarnessError
 
 # In the order `harness --help` lists them.
-COMMANDS = (validate, plan, run, score, ls, export, ingest, report, site, compare, ci, reproduce, bench, schema,
-            sys_info)
+COMMANDS = (validate, plan, run, score, ls, export, ingest, report, explain, site, compare, ci, reproduce, bench,
+            schema, sys_info)
 
 __all__ = ["BROKEN_PIPE_EXIT", "COMMANDS", "INTERRUPTED_EXIT", "RUNS_FAILED_EXIT", "build_parser", "main"]
 

@@ -69,8 +69,8 @@ def test_report_without_the_plugin_says_to_pass_it(cli, write_suite, store):
 def test_the_parser_offers_one_subcommand_per_module_in_help_order(capsys):
     """`build_parser` is public so that a CLI reference can be rendered from it: it must hold every command."""
     names = [command.NAME for command in COMMANDS]
-    assert names == ["validate", "plan", "run", "score", "ls", "export", "ingest", "report", "site", "compare",
-                     "ci", "reproduce", "bench", "schema", "sys-info"]
+    assert names == ["validate", "plan", "run", "score", "ls", "export", "ingest", "report", "explain", "site",
+                     "compare", "ci", "reproduce", "bench", "schema", "sys-info"]
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args(["--help"])
     listed = [line.split()[0] for line in capsys.readouterr().out.split("COMMAND\n", 1)[1].splitlines()
