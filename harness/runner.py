@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.claim_registry import registration_of
 from harness.claims import Claimant, RunClaims, heartbeat
 from harness.dataset_files import data_root
 from harness.environment import environment
@@ -23,7 +24,7 @@ from harness.extras import family_unavailable
 from harness.planner import plan
 from harness.run_spec import RunSpec
 from harness.progress import Progress
-from harness.record import RunRecord
+from harness.record import RunRecord, utc_now
 from harness.record_files import consume_record_file, ingest
 from harness.registry import executors, load_plugin_file
 from harness.run_folders import records_folder
@@ -149,6 +150,8 @@ class SharedRuns:
         self.seen = {key: stored[key][0] if key in stored else None for key in self.waiting}
         self.store, self.claims, self.outcome, self.progress = store, claims, outcome, progress
         self.held = 0  # runs a live peer holds, at the last claim
+        # The suite's first stored run registers its claims (`claim_registry`): before any result could be seen.
+        self.unregistered = store.claims_unregistered(outcome.suite.suite, (spec.run_key for spec in outcome.planned))
 
     def claim(self, limit: int | None) -> list[RunSpec]:
         """Up to `limit` (None: every) waiting runs, now leased to us; peers' finished runs are counted."""
@@ -166,6 +169,9 @@ class SharedRuns:
 
     def store_result(self, spec: RunSpec, record: RunRecord) -> None:
         self.store.put(record)
+        if self.unregistered:
+            self.store.register_claims(registration_of(self.outcome.suite, utc_now()))
+            self.unregistered = False
         consume_record_file(record, self.store.artifacts_dir.absolute())
         self.claims.release([spec.run_key])
         self.outcome.executed += 1

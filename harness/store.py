@@ -3,7 +3,9 @@
 Each row keeps the full run record as JSON (schema: `harness/record.py`) plus indexed
 columns for lookups. The file is stamped with an application id and a schema version,
 so a foreign or newer database is refused instead of being written into (`store_open`).
-Coordinators sharing a store lease the runs they execute in its `claims` table (`claims.py`).
+Coordinators sharing a store lease the runs they execute in its `claims` table (`claims.py`); its
+`claim_registrations` table keeps each suite's paper claims as they stood before its first result (`claim_registry`).
+Tables are created if absent, so a store written before a table existed gains it, empty, when next opened for writing.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.claim_registry import SCHEMA as REGISTRATIONS_SCHEMA
+from harness.claim_registry import ClaimRegistration, insert_registration, read_registration
 from harness.claims import LEASE_S, Claimant, RunClaims
 from harness.claims import SCHEMA as CLAIMS_SCHEMA
 from harness.record import RECORD_SCHEMA_VERSION, RunRecord
@@ -66,7 +70,7 @@ class Store:
         with self._db:
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
-            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA)
+            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA + REGISTRATIONS_SCHEMA)
 
     def put(self, record: RunRecord) -> None:
         """Store one finished run in its own transaction, replacing an older record of its key."""
@@ -113,6 +117,23 @@ class Store:
     def claims(self, claimant: Claimant, lease_s: float = LEASE_S, clock: Callable[[], float] = time.time) -> RunClaims:
         """`claimant`'s leases on runs of this store, shared with every coordinator that writes it."""
         return RunClaims(self._db, claimant, lease_s, clock)
+
+    def claim_registration(self, suite: str) -> ClaimRegistration | None:
+        """`suite`'s registered claims (`claim_registry`), or None where none was registered."""
+        return read_registration(self._db, suite)
+
+    def register_claims(self, registration: ClaimRegistration) -> None:
+        """Register a suite's claims, unless it has a registration already (the first one stands)."""
+        insert_registration(self._db, registration)
+
+    def claims_unregistered(self, suite: str, run_keys: Iterable[str]) -> bool:
+        """Whether the next stored run of `suite` registers its claims: it has no registration and the store holds
+        none of its results, under its name or among its planned `run_keys` (runs are shared, `suite_runs`)."""
+        if self.claim_registration(suite) is not None:
+            return False
+        if self._db.execute("SELECT 1 FROM runs WHERE suite = ? LIMIT 1", (suite,)).fetchone():
+            return False
+        return not self.stored_statuses(run_keys)
 
     def predictions_path(self, run_id: str) -> Path:
         """Where the run `run_id` wrote its predictions table, for reports that read them back."""

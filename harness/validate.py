@@ -1,8 +1,10 @@
-"""`harness validate`: everything that can be checked without data files or running."""
+"""`harness validate`: everything that can be checked without data files or running; given a store, also which
+claims were stated after its results (`harness.claim_registry`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from harness.claim_registry import POST_HOC, suite_standings
 from harness.dataset_files import data_root
 from harness.extras import family_unavailable
 from harness.planner import check_dataset, check_split, in_matrix, method_variants
@@ -12,10 +14,11 @@ from harness.suite import ClaimCheck, Suite, load_suite
 from harness.yaml_source import YamlSource
 
 
-def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, list[str]]:
+def validate_suite(path: str | Path, root: Path | None = None, store: Path | None = None) -> tuple[int, list[str]]:
     """Raise `SuiteError` (or a task's `DataError`) at the first problem; return the number of method variants
     and the warnings. `root`: the data root the dataset checks resolve `path` arguments against. Where the
-    family's extra is absent, the family's own dataset checks cannot run: a warning says so and what to install."""
+    family's extra is absent, the family's own dataset checks cannot run: a warning says so and what to install.
+    `store`: a results store (opened read-only) whose claim registration marks the claims stated post hoc."""
     suite, source = load_suite(path)
     for name in suite.datasets:
         check_split(suite, source, name)
@@ -25,8 +28,8 @@ def validate_suite(path: str | Path, root: Path | None = None) -> tuple[int, lis
     _check_claim_representatives(suite, source, variants)
     unchecked = family_unavailable(suite.family)
     warnings = [f"{source.path}: datasets not checked by the family: {unchecked}"] if unchecked else []
-    return sum(map(len, variants.values())), warnings + undecidable_claims(suite, source) + underpowered_claims(
-        suite, source)
+    warnings += undecidable_claims(suite, source) + underpowered_claims(suite, source)
+    return sum(map(len, variants.values())), warnings + (post_hoc_claims(suite, source, store) if store else [])
 
 
 def _check_claim_representatives(suite: Suite, source: YamlSource, variants: dict[str, list[str]]) -> None:
@@ -88,6 +91,25 @@ def underpowered_claims(suite: Suite, source: YamlSource) -> list[str]:
                                  f"alpha {ALPHA} over {datasets} dataset(s))", hint=f"Run at least {needed} seeds.")
             warnings.append(str(error))
     return warnings
+
+
+def post_hoc_claims(suite: Suite, source: YamlSource, store: Path) -> list[str]:
+    """A warning per claim added or edited after `store` held results of the suite, and one when the store holds
+    its results but no registration (stored before registrations were kept): pre-registration is then unknown."""
+    from harness.store import Store
+
+    with Store(store, read_only=True) as results:
+        registration = results.claim_registration(suite.suite)
+        unknown = registration is None and not results.claims_unregistered(suite.suite, ())
+    if unknown:
+        return [f"{source.path}: store {store} holds runs of suite '{suite.suite}' but no registration of its claims "
+                "(stored before registrations were kept): whether they were stated before the results is unknown"]
+    return [str(source.error(("claims", index), f"claim '{claim.text}' is {standing.note}",
+                             hint="Its verdict was not predicted before the results: say so where it is cited, or "
+                                  "restore the registered text and check."))
+            for index, (claim, standing) in enumerate(zip(suite.claims, suite_standings(suite, registration),
+                                                          strict=True))
+            if standing.state == POST_HOC]
 
 
 def seeds_to_detect(effect_size: float, datasets: int = 1, most: int = 10_000) -> int:

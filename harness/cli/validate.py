@@ -14,6 +14,9 @@ HELP = "check suite files: schema, registered names, parameters"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("suites", nargs="+", type=Path)
+    parser.add_argument("--store", type=Path, default=None,
+                        help="also warn, naming each, of the claims added or edited after this store held results "
+                             "of the suite (read only)")
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -23,7 +26,7 @@ def handle(args: argparse.Namespace) -> int:
     failures = 0
     for path in args.suites:
         try:
-            count, warnings = validate_suite(path)
+            count, warnings = validate_suite(path, store=args.store)
             print(f"ok: {path} ({count} method variants)")
             for warning in warnings:
                 print(f"warning: {warning}", file=sys.stderr)

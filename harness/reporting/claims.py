@@ -17,16 +17,19 @@ loss, larger than any measured difference: the rank test sees it, and the verdic
 *supported* (significant on every dataset), *contradicted* (significantly the other way on some
 dataset), *undecidable at this n* (with these seeds even a clean sweep could not reach alpha),
 *not significant*, *not measurable here* (nothing measured for it). A deterministic metric is
-compared exactly, with no p-value.
+compared exactly, with no p-value. Each result is then marked pre-registered, post hoc or registration unknown
+(`with_registration`, `harness.claim_registry`): whether the claim was stated before results existed.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from harness.claim_registry import ClaimRegistration, suite_standings
 from harness.stats import ALPHA, holm, minimum_detectable_effect, paired_test, smallest_wilcoxon_p
 
 from harness.reporting.aggregate_claims import check_aggregate_claim
@@ -36,7 +39,7 @@ from harness.reporting.model import ClaimResult
 
 if TYPE_CHECKING:
     from harness.reporting.model import Cell, MetricInfo, ReportData
-    from harness.suite import ClaimCheck
+    from harness.suite import ClaimCheck, Suite
 
 TEST_NOTE = (f"one-sided exact Wilcoxon signed-rank test over seeds per dataset (zero differences dropped), "
              f"Holm-corrected over the claim's datasets, alpha {ALPHA}; deterministic metrics are compared exactly")
@@ -69,6 +72,13 @@ class Pairs:
 
 def check_claims(data: "ReportData") -> list["ClaimResult"]:
     return [check_claim(data, claim.text, claim.check) for claim in data.suite.claims]
+
+
+def with_registration(claims: tuple["ClaimResult", ...], suite: "Suite",
+                      registration: ClaimRegistration | None) -> tuple["ClaimResult", ...]:
+    """`claims` (checked in `suite`'s order) marked pre-registered, post hoc or registration unknown."""
+    return tuple(dataclasses.replace(result, registration=standing)
+                 for result, standing in zip(claims, suite_standings(suite, registration), strict=True))
 
 
 def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimResult":

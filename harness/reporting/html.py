@@ -24,7 +24,8 @@ Stable hooks (tests and scripts may rely on them):
   Cited rows `tbody.cited-rows > tr.cited`, cells `td.cell.cited` with `.source` and `.delta`.
 - In a site (`links` given): `nav#site-nav` with `a#to-index` and an `a.method-page` per method page;
   method row labels link to their method page (`a.method-link`).
-- `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`, `.statistic`,
+- `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`,
+  `.registration[data-registration]` (pre-registered, post hoc or registration unknown), `.statistic`,
   `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers), `#notes`
   (`li.note`, the suite's `report.notes`) and `#plots` (`figure.plot > img`) only when there are some.
 """

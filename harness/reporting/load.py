@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from harness.claim_registry import read_registration_file
 from harness.comparison.sources import read_export
 from harness.curves import CURVES_FILE, Curve, curves_of_export, read_curves
 from harness.dataset_files import data_root
@@ -11,6 +12,7 @@ from harness.errors import HarnessError
 from harness.planner import plan
 from harness.record_json import RecordJson
 from harness.reporting.build import build_report
+from harness.reporting.claims import with_registration
 from harness.reporting.model import ReportData
 from harness.results import records_of_export
 from harness.run_folders import stored_file
@@ -31,7 +33,8 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
     curves from the `curves.csv` beside it. The suite's curve metrics are computed here, from the stored
     curves, as its runs are selected (`harness.curve_metrics`); an export carries them already. `by_name` takes
     the runs stored under the suite's name as they are, whatever their run keys (a baseline's own runs, made
-    before a parameter or a version changed).
+    before a parameter or a version changed). Claims are marked pre-registered or post hoc by the store's
+    registration, or an export's `claims_registered.json` (`harness.claim_registry`); without one, unknown.
     """
     suite, source = load_suite(suite_path)
     if runs_file is not None:
@@ -49,6 +52,7 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
         selection += f", from {runs_file}"
         bootstrap = None
         curves = _exported_curves(Path(runs_file))
+        registration = read_registration_file(Path(runs_file), suite.suite)
     else:
         with Store(store_path, read_only=True) as store:
             if by_name:
@@ -58,12 +62,13 @@ def load_report(suite_path: str | Path, store_path: str | Path, root: str | Path
                 records, methods, selection = stored_selection(suite, source, root, store)
             bootstrap = _bootstrap(suite, source, root, records, store, bootstrap_resamples)
             curves = _stored_curves(records, store.path)
+            registration = store.claim_registration(suite.suite)
     if not records:
         where = runs_file or f"the store {store_path}"
         raise HarnessError(f"{where} holds no runs of suite '{suite.suite}'",
                            hint=f"Run it first: harness run {suite_path} --store {store_path}")
     data = build_report(suite, Path(suite_path), records, methods, interval, bootstrap, selection)
-    return dataclasses.replace(data, curves=curves)
+    return dataclasses.replace(data, curves=curves, claims=with_registration(data.claims, suite, registration))
 
 
 def _stored_curves(records: list[RecordJson], store: Path) -> dict[str, dict[str, Curve]]:

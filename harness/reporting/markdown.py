@@ -1,6 +1,7 @@
 """The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
 from __future__ import annotations
 
+from harness.claim_registry import REGISTRATION_NOTE
 from harness.file_names import file_safe
 from harness.reporting.aggregates import improvement_rows, statistic_columns, statistic_rows
 from harness.reporting.claims import test_note
@@ -131,10 +132,12 @@ def _claims(data: ReportData) -> list[str]:
     if not data.claims:
         return []
     lines = ["## Claims checked against measured results", "", f"Test: {escape(test_note(data))}.", "",
-             "| verdict | claim | statistic | runs |", "|---|---|---|---|"]
+             f"Registration: {escape(REGISTRATION_NOTE)}.", "",
+             "| verdict | claim | registration | statistic | runs |", "|---|---|---|---|---|"]
     for claim in data.claims:
         runs = ", ".join(claim.run_ids) or "—"
-        lines.append(f"| {claim.verdict} | {escape(claim.text)} | {escape(claim.statistic)} | {runs} |")
+        lines.append(f"| {claim.verdict} | {escape(claim.text)} | {escape(claim.registration.note)} | "
+                     f"{escape(claim.statistic)} | {runs} |")
     return lines + [""]
 
 

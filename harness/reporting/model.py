@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from harness.claim_registry import ClaimStanding
 from harness.curves import Curve
 from harness.record_json import RecordJson
 from harness.stats import CellStats
@@ -89,6 +90,7 @@ class ClaimResult:
     verdict: str  # one of harness.reporting.claim_sides.VERDICTS
     statistic: str
     run_ids: tuple[str, ...]
+    registration: ClaimStanding = ClaimStanding()  # pre-registered, post hoc or unknown (`harness.claim_registry`)
 
 
 @dataclass(frozen=True)

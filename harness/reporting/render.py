@@ -2,7 +2,8 @@
 
 Files: `report.md`, `report.tex`, `table.csv` (every cell), `runs.csv` (every run, the
 `harness compare` baseline), `aggregates.csv` (when the suite declares aggregates), `curves.csv` (every run's
-learning curves, when any), `leaderboard.html`
+learning curves, when any), `claims_registered.json` (the claims' registration, when the store had one: a
+report rendered from `runs.csv` reads it, `harness.claim_registry`), `leaderboard.html`
 (plots embedded), `<plot>.png`, `<plot>.pdf`.
 """
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from harness.claim_registry import write_registration_file
 from harness.record_json import RecordJson
 from harness.curves import CURVES_FILE, curves_export
 from harness.errors import HarnessError
@@ -53,6 +55,9 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
             write("aggregates.csv", render_aggregates_csv(data.aggregates))
         if data.curves:
             write(CURVES_FILE, curves_export(data.curves).to_csv(index=False))
+        registered = next((c.registration.registration for c in data.claims if c.registration.registration), None)
+        if (kept := write_registration_file(out, registered)) is not None:  # beside runs.csv, which it speaks for
+            written.append(kept)
     saved = {f for f in formats if f in ("png", "pdf")}
     pngs = _plots(data, out, written, saved) if saved or "html" in formats else {}  # md, tex, csv draw nothing
     if "html" in formats:
