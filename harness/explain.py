@@ -71,7 +71,7 @@ def explain(data: ReportData, method: str, dataset: str, metrics: Sequence[str] 
             store: Path | None = None) -> Explanation:
     """The runs behind `method` x `dataset` in `data` and each of `metrics` (default: the quality metrics).
 
-    `store` is the store the records came from (their predictions files lie beside it); None for an export.
+    `store` is the store the records came from, so that their predictions files are named by their path.
     An unknown name is a `HarnessError` with the names it could have meant.
     """
     check_name("method", method, data.methods)
@@ -111,33 +111,39 @@ def check_name(kind: str, name: str, known: Sequence[str]) -> None:
 
 def _run(record: RecordJson, store: Path | None) -> RunProvenance:
     environment = record.get("environment") or {}
-    if store is None:
-        predictions = NOT_IN_EXPORT
-    else:
-        named = record.get("predictions")
-        predictions = str(stored_file(store, named)) if named else "none recorded"
     return RunProvenance(record["run_id"], record["seed"], record["status"], (record.get("error") or "").strip(),
                          environment.get("git_sha"), environment.get("git_dirty"),
                          environment.get("hardware_fingerprint"), environment.get("numerics_fingerprint"),
-                         environment.get("determinism"), dict(record.get("params") or {}), predictions)
+                         environment.get("determinism"), dict(record.get("params") or {}), _predictions(record, store))
+
+
+def _predictions(record: RecordJson, store: Path | None) -> str:
+    """A store's record names its predictions file relative to the store's folder; an export's has no such key."""
+    if "predictions" not in record:
+        return NOT_IN_EXPORT
+    named = record["predictions"]
+    if not named:
+        return "none recorded"
+    return str(stored_file(store, named)) if store is not None else f"{named} (in the store's folder)"
 
 
 def explanation_text(explanation: Explanation) -> str:
-    """What `harness explain` prints: the runs (what they share once, then each run with what is its own), then
-    each metric's arithmetic from their values to the cell."""
+    """What `harness explain` prints: what the runs share, what a run has of its own (its predictions file, an
+    error), then each metric's arithmetic from the runs' values to the cell."""
     e = explanation
     failed = sum(not run.ok for run in e.runs)
     facts = [_facts(run) for run in e.runs]
     shared = [label for label in facts[0] if all(f[label] == facts[0][label] for f in facts)]
     lines = [f"suite {e.suite}: {e.method} on {e.dataset} (runs matched by {e.selection})", "",
-             f"{len(e.runs)} runs ({len(e.runs) - failed} ok, {failed} failed), all with:"]
+             f"{len(e.runs)} run{'s' if len(e.runs) > 1 else ''} ({len(e.runs) - failed} ok, {failed} failed), "
+             f"{'all ' if len(e.runs) > 1 else ''}with:"]
     lines += [f"  {label} {facts[0][label]}" for label in shared]
-    lines.append("each:")
-    for run, own in zip(e.runs, facts, strict=True):
-        lines.append(f"  seed {run.seed}  run {run.run_id}  {run.status}")
-        lines += [f"    {label} {text}" for label, text in own.items() if label not in shared]
-        if run.error:
-            lines.append(f"    error {run.error.splitlines()[-1]}")
+    own = []  # each run's value and status follow in the arithmetic; here only what differs between runs
+    for run, fact in zip(e.runs, facts, strict=True):
+        details = [f"{label} {text}" for label, text in fact.items() if label not in shared]
+        details += [f"error {run.error.splitlines()[-1]}"] if run.error else []
+        own += [f"  seed {run.seed}  run {run.run_id}  {run.status}  {' · '.join(details)}"] if details else []
+    lines += ["each with its own:", *own] if own else []
     for metric in e.metrics:
         lines += ["", *arithmetic_lines(metric, e.runs)]
     return "\n".join(lines) + "\n"

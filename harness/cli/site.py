@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from harness.reporting.explain_page import explain_source
     from harness.reporting.site import site_footer, write_site
     from harness.reporting.site_model import build_site
     from harness.reporting.site_sources import committed_sources, load_reports, stored_sources
@@ -41,8 +42,12 @@ def handle(args: argparse.Namespace) -> int:
     else:
         sources = stored_sources(args.suites_dir, args.store, args.suites)
         built_from = f"the store {args.store}"
-    site = build_site(load_reports(sources, args.store or DEFAULT_STORE, args.data_root))
-    written = write_site(site, args.out, site_footer(built_from), plots=args.plots)
+    reports = load_reports(sources, args.store or DEFAULT_STORE, args.data_root)
+    site = build_site(reports)
+    explain_sources = {data.suite.suite: explain_source(source.suite_file, source.runs_file, args.store,
+                                                        args.data_root, args.plugin)
+                       for source, data in zip(sources, reports, strict=True)}  # one report per source, in order
+    written = write_site(site, args.out, site_footer(built_from), plots=args.plots, explain_sources=explain_sources)
     print(f"site of {len(site.suites)} suites and {len(site.methods)} methods ({len(written)} pages) written to "
           f"{args.out}/ in {time.perf_counter() - started:.1f} s: open {args.out / 'index.html'}")
     return 0

@@ -23,7 +23,8 @@ Stable hooks (tests and scripts may rely on them):
   lists seeds and run ids), `.best` (bold, rank 1), `.second` (rank 2), `td.cell.missing` (not run).
   Cited rows `tbody.cited-rows > tr.cited`, cells `td.cell.cited` with `.source` and `.delta`.
 - In a site (`links` given): `nav#site-nav` with `a#to-index` and an `a.method-page` per method page;
-  method row labels link to their method page (`a.method-link`).
+  method row labels link to their method page (`a.method-link`); a measured cell's text links to its block
+  on the suite's explain page (`a.explain-link`).
 - `#claims` (`li.claim.verdict-<slug>[data-verdict]` with `.verdict`, `.claim-text`,
   `.registration[data-registration]` (pre-registered, post hoc or registration unknown), `.statistic`,
   `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers), `#notes`
@@ -66,10 +67,15 @@ class SiteLinks:
     index: str                   # the site's index page
     method_pages: dict[str, str]  # registered method name -> its page
     row_methods: dict[str, str]   # a row label (a suite's method or variant) -> its registered method name
+    explain: dict[tuple[str, str, str], str]  # (method, dataset, metric) -> its block on the explain page
 
     def method_page(self, label: str) -> str | None:
         name = self.row_methods.get(label)
         return None if name is None else self.method_pages.get(name)
+
+    def explain_href(self, cell: Cell) -> str | None:
+        """Where the runs and arithmetic behind a measured cell are shown (`harness.reporting.explain_page`)."""
+        return self.explain.get((cell.method, cell.dataset, cell.metric))
 
 
 def render_html(data: ReportData, plots: dict[str, bytes], links: SiteLinks | None = None) -> str:

@@ -19,7 +19,8 @@ from tests.reporting.site_suites import SHOWN, make_site_store
 from tests.reporting.test_html import parse
 
 PAGES = {"index.html", "suites/toy-report.html", "suites/toy-second.html",
-         "methods/toy.threshold.html", "methods/toy.vote.html", "methods/toy.fail.html"}
+         "methods/toy.threshold.html", "methods/toy.vote.html", "methods/toy.fail.html",
+         "explain/toy-report.html", "explain/toy-second.html"}
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +52,19 @@ def test_the_site_has_an_index_a_page_per_suite_and_a_page_per_method(built):
 
 
 def test_every_link_is_relative_and_reaches_a_page_of_the_site(built):
-    for name, text in _pages(built).items():
+    pages = _pages(built)
+    for name, text in pages.items():
         for node in parse(text).all():
             assert "src" not in node.attrs or node.attrs["src"].startswith("data:"), (name, node.attrs)
             if "href" in node.attrs:
                 href = node.attrs["href"]
                 assert not re.match(r"[a-z]+:|/", href), f"{name} links outside the site: {href}"
-                assert ((built / name).parent / unquote(href)).resolve().is_file(), f"{name}: broken link {href}"
+                path, _, anchor = unquote(href).partition("#")
+                target = ((built / name).parent / path).resolve()
+                assert target.is_file(), f"{name}: broken link {href}"
+                if anchor:
+                    page = pages[target.relative_to(built.resolve()).as_posix()]
+                    assert parse(page).all(id=anchor), f"{name}: {href} names no element of its page"
 
 
 def test_every_page_forbids_the_network_and_runs_only_its_own_script(built):
