@@ -42,3 +42,12 @@ def make_site_store(folder: Path) -> tuple[Path, Path]:
     (suites / f"{NEVER_RUN}.yaml").write_text(
         yaml.safe_dump({**SECOND, "suite": NEVER_RUN, "claims": []}, sort_keys=False))
     return suites, store
+
+
+def build_toy_site(folder: Path) -> Path:
+    """The site of the toy suites (`make_site_store` in `folder`), built from their store by `harness site`."""
+    suites, store = make_site_store(folder / "store")
+    out = folder / "site"
+    assert main(["site", "--store", str(store), "--suites-dir", str(suites), "--out", str(out),
+                 "--plugin", TOY_PLUGIN]) == 0
+    return out

@@ -13,8 +13,8 @@ import pytest
 
 from harness.cli import main
 from tests.conftest import REPO
-from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD, TOY_PLUGIN
-from tests.reporting.site_suites import make_site_store
+from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD
+from tests.reporting.site_suites import build_toy_site
 from tests.reporting.test_html_browser import browser, recorded  # noqa: F401 - browser is a fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -34,11 +34,7 @@ def committed_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def toy_site(tmp_path_factory) -> Path:
     """The site of the toy suites, whose method and dataset names carry markup."""
-    suites, store = make_site_store(tmp_path_factory.mktemp("toy"))
-    out = tmp_path_factory.mktemp("toy_site")
-    assert main(["site", "--store", str(store), "--suites-dir", str(suites), "--out", str(out),
-                 "--plugin", TOY_PLUGIN]) == 0
-    return out
+    return build_toy_site(tmp_path_factory.mktemp("toy"))
 
 
 @pytest.fixture
@@ -127,3 +123,18 @@ def test_hostile_names_run_no_script_on_any_page(toy_site, tab):
         page.go_back()
     assert events["dialogs"] == [] and events["errors"] == []
     assert all(url.startswith(toy_site.as_uri()) for url in events["requests"])
+
+
+def test_a_leaderboard_cell_opens_the_explanation_of_its_runs(toy_site, tab):
+    page, events = tab
+    page.goto((toy_site / "suites" / "toy-report.html").as_uri(), wait_until="load")
+    page.click('#metric-0 tr[data-method="thr"] td.measured[data-dataset="1"] a.explain-link')
+    block = "section.explain:target"
+    assert page.url.endswith("/explain/toy-report.html#cell-0-1-0")
+    assert page.get_attribute(block, "data-dataset-name") == EVIL_DATASET
+    assert page.inner_text(f"{block} pre.explanation").startswith(f"suite toy-report: thr on {EVIL_DATASET}")
+    assert page.inner_text(f"{block} pre.command").startswith("$ harness explain ")
+    _screenshot(page, "site_explain.png")
+    page.click("#to-leaderboard")
+    assert page.url.endswith("/suites/toy-report.html") and page.evaluate("typeof window.__pwned") == "undefined"
+    assert events["dialogs"] == [] and events["errors"] == []

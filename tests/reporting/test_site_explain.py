@@ -11,18 +11,14 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD, TOY_PLUGIN
-from tests.reporting.site_suites import SHOWN, make_site_store
+from tests.reporting.conftest import EVIL_DATASET, EVIL_METHOD
+from tests.reporting.site_suites import SHOWN, build_toy_site
 from tests.reporting.test_html import Node, parse
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    suites, store = make_site_store(tmp_path_factory.mktemp("site"))
-    out = tmp_path_factory.mktemp("built")
-    assert main(["site", "--store", str(store), "--suites-dir", str(suites), "--out", str(out),
-                 "--plugin", TOY_PLUGIN]) == 0
-    return out
+    return build_toy_site(tmp_path_factory.mktemp("toy"))
 
 
 def _page(out: Path, name: str) -> Node:
