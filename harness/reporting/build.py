@@ -1,7 +1,8 @@
 """The report of a suite from its selected runs: cells, cited references, claims, aggregates and provenance.
 
 `harness.reporting.load` selects the runs; this turns them into the `ReportData` (harness.reporting.model) every
-renderer reads, checking the claims (`claims`) and the aggregates (`aggregates`) on the way.
+renderer reads, checking the claims (`claims`) and the aggregates (`aggregates`) and ranking the methods
+(`rank_report`) on the way.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from harness.registry import metrics as metric_registry
 from harness.reporting.aggregates import aggregate_report
 from harness.reporting.claims import check_claims
 from harness.reporting.model import Cell, CitedValue, Failure, MetricInfo, Provenance, ReportData
+from harness.reporting.rank_report import rank_report
 from harness.stats import summarize
 from harness.suite import Suite
 from harness.suite_extends import resolve_extends
@@ -87,7 +89,8 @@ def build_report(suite: Suite, suite_path: Path, records: list[RecordJson], meth
                       _provenance(suite, suite_path, records, selection), measured_seeds, interval,
                       {r["method"]: (r.get("method_entry") or r["method"], r.get("params") or {}) for r in records},
                       tuple(records))
-    return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data)), "aggregates": aggregate_report(data)})
+    return ReportData(**{**data.__dict__, "claims": tuple(check_claims(data)), "aggregates": aggregate_report(data),
+                         "ranks": rank_report(data)})
 
 
 def _value(record: RecordJson, name: str, kind: str) -> float:

@@ -29,6 +29,9 @@ Stable hooks (tests and scripts may rely on them):
   `.registration[data-registration]` (pre-registered, post hoc or registration unknown), `.statistic`,
   `.run-ids`) and `#failures` (`tr.failure`) always; `#references` (cited numbers), `#notes`
   (`li.note`, the suite's `report.notes`) and `#plots` (`figure.plot > img`) only when there are some.
+- `#ranks` when the main metric ranks two or more methods: `table.rank-table` with a `tr.rank-row[data-method]`
+  per method, best first (`td.mean-rank` with its interval, `td.p-best`, a `td.dataset-rank` per dataset),
+  `p.rank-note` and `ul.rank-tests` (Friedman, Nemenyi, Wilcoxon-Holm, or why not shown).
 """
 from __future__ import annotations
 
@@ -46,6 +49,8 @@ from markupsafe import Markup
 from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.model import Cell, CitedValue, MetricInfo, ReportData
+from harness.reporting.rank_notes import HEADING as RANK_HEADING
+from harness.reporting.rank_notes import rank_view
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,8 @@ def render_html(data: ReportData, plots: dict[str, bytes], links: SiteLinks | No
         suite=data.suite, interval_note=interval_note(data), provenance=data.provenance, datasets=data.datasets,
         boards=[_leaderboard(data, board, index) for index, board in enumerate(tables(data))],
         references=data.references, notes=data.suite.report.notes, claims=data.claims, test_note=test_note(data),
-        failures=data.failures, plots={name: base64.b64encode(png).decode() for name, png in plots.items()})
+        failures=data.failures, plots={name: base64.b64encode(png).decode() for name, png in plots.items()},
+        ranks=rank_view(data.ranks) if data.ranks is not None else None, rank_heading=RANK_HEADING)
 
 
 @cache

@@ -1,4 +1,5 @@
-"""The LaTeX report: one booktabs table per metric, best bold, second underlined, mean ± CI, arrows.
+"""The LaTeX report: one booktabs table per metric, best bold, second underlined, mean ± CI, arrows; the
+aggregates and the methods' ranks each in a table of their own.
 
 Cited numbers sit in their own block under a rule, marked with a dagger and their source,
 so a reader never takes them for ours.
@@ -8,6 +9,9 @@ from __future__ import annotations
 from harness.reporting.aggregates import AggregateReport, improvement_rows, statistic_columns, statistic_rows
 from harness.reporting.layout import Table, cited_text, interval_note, off_table, tables
 from harness.reporting.model import ReportData
+from harness.reporting.rank_notes import (comparison_notes, coverage_notes, leader_note, rank_cells, rank_columns,
+                                          short_method_note)
+from harness.reporting.rank_report import RankReport
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
@@ -20,7 +24,7 @@ def escape(text: str) -> str:
 
 
 _SYMBOLS = {"±": r"$\pm$", "—": "--", "−": "-", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\to$",
-            "γ": r"$\gamma$"}
+            "γ": r"$\gamma$", "α": r"$\alpha$", "χ": r"$\chi$", "²": r"$^2$", "√": r"$\surd$", "·": r"$\cdot$"}
 
 
 def _cell(text: str) -> str:
@@ -37,6 +41,8 @@ def render_latex(data: ReportData) -> str:
         body += _table(data, table)
     if data.aggregates is not None:
         body += _aggregates(data.suite.suite, data.aggregates)
+    if data.ranks is not None:
+        body += _ranks(data.suite.suite, data.ranks)
     return "\n".join(header + body)
 
 
@@ -85,6 +91,19 @@ def _aggregates(suite: str, report: AggregateReport) -> list[str]:
                   for x, y, text in improvement_rows(report)]
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return lines
+
+
+def _ranks(suite: str, ranks: RankReport) -> list[str]:
+    """Each method's mean rank with its interval and P(best); the comparison over datasets in the caption."""
+    columns = rank_columns(ranks)[:2]
+    notes = [leader_note(ranks), *coverage_notes(ranks), *comparison_notes(ranks)]
+    caption = f"{escape(suite)}: {_cell(short_method_note(ranks))}. " + " ".join(f"{_cell(note)}." for note in notes)
+    lines = [r"\begin{table}[t]", r"\centering", f"\\caption{{{caption}}}", f"\\label{{tab:{_label(suite)}-ranks}}",
+             r"\begin{tabular}{lrr}", r"\toprule", "Method & " + " & ".join(_cell(c) for c in columns) + r" \\",
+             r"\midrule"]
+    lines += [escape(row.method) + " & " + " & ".join(_cell(c) for c in rank_cells(ranks, row)[:2]) + r" \\"
+              for row in ranks.uncertainty.methods]
+    return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
 
 def _label(text: str) -> str:

@@ -1,4 +1,5 @@
-"""The Markdown report: measured tables, cited numbers, claims, ranking, failures, run ids, provenance."""
+"""The Markdown report: measured tables, cited numbers, claims, ranking and rank statistics, failures, run ids,
+provenance."""
 from __future__ import annotations
 
 from harness.claim_registry import REGISTRATION_NOTE
@@ -8,6 +9,8 @@ from harness.reporting.claims import test_note
 from harness.reporting.layout import Table, cited_text, format_number, interval_note, off_table, tables
 from harness.reporting.markdown_table import markdown_table
 from harness.reporting.model import ReportData
+from harness.reporting.rank_notes import (HEADING, comparison_notes, coverage_notes, leader_note, method_note,
+                                          rank_cells, rank_columns)
 from harness.stats import mean_win_rate
 
 _MARKS = {1: ("**", "**"), 2: ("<ins>", "</ins>")}
@@ -31,8 +34,8 @@ def render_markdown(data: ReportData) -> str:
               "not measured here.", ""]
     for table in tables(data):
         lines += _table(data, table)
-    for section in (_definitions, _curves, _ranking, _aggregates, _references, _notes, _claims, _bootstrap, _failures,
-                    _runs):
+    for section in (_definitions, _curves, _ranking, _ranks, _aggregates, _references, _notes, _claims, _bootstrap,
+                    _failures, _runs):
         lines += section(data)
     lines += ["---", f"<sub>{escape(data.provenance.line())}</sub>", ""]
     return "\n".join(lines)
@@ -77,6 +80,21 @@ def _ranking(data: ReportData) -> list[str]:
     ranked = [(escape(m), [f"{rates[m]:.2f}"]) for m in sorted(rates, key=lambda m: -rates[m])]
     return [f"## Ranking by mean win rate ({escape(metric)}, across datasets)", "",
             *markdown_table("method", ["win rate"], ranked), ""]
+
+
+def _ranks(data: ReportData) -> list[str]:
+    """Each method's rank with its interval and P(best), the leader's flips, then the comparison over datasets
+    with its critical-difference diagram, which the report's `png` format writes beside it."""
+    ranks = data.ranks
+    if ranks is None:
+        return []
+    rows = [(escape(row.method), [escape(c) for c in rank_cells(ranks, row)]) for row in ranks.uncertainty.methods]
+    lines = [f"## {HEADING}", "", escape(method_note(ranks)) + ".", "",
+             *markdown_table("method", [escape(c) for c in rank_columns(ranks)], rows), "",
+             *(f"{escape(note)}." for note in [leader_note(ranks), *coverage_notes(ranks)]), ""]
+    if ranks.comparison is not None:
+        lines += [f"![critical-difference diagram of {escape(ranks.metric)}]({file_safe(ranks.figure_name)}.png)", ""]
+    return lines + [f"- {escape(note)}." for note in comparison_notes(ranks)] + [""]
 
 
 def _aggregates(data: ReportData) -> list[str]:

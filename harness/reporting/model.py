@@ -19,6 +19,7 @@ from harness.suite import Suite
 
 if TYPE_CHECKING:
     from harness.reporting.aggregates import AggregateReport
+    from harness.reporting.rank_report import RankReport
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class ReportData:
     records: tuple[RecordJson, ...] = ()  # the stored runs behind the report
     aggregates: AggregateReport | None = None  # across datasets, when the suite declares `aggregates:`
     curves: dict[str, dict[str, Curve]] = field(default_factory=dict)  # run id -> its learning curves, by name
+    ranks: RankReport | None = None  # the main metric's rank uncertainty and multi-dataset comparison
 
     def cell(self, method: str, dataset: str, metric: str) -> Cell | None:
         return self.cells.get((method, dataset, metric))

@@ -1,6 +1,6 @@
 """Plots from the report model (matplotlib, Agg, no display): bars with intervals,
 metric-vs-parameter curves for grid axes, quality-vs-cost Pareto fronts, aggregate interval estimates,
-and learning curves with seed bands (`curve_plots`)."""
+learning curves with seed bands (`curve_plots`) and the critical-difference diagram (`cd_plot`)."""
 from __future__ import annotations
 
 import math
@@ -34,6 +34,8 @@ def figures(data: ReportData) -> dict[str, Figure]:
         from harness.reporting.curve_plots import curve_figures
 
         out.update(curve_figures(data))
+    if data.ranks is not None and data.ranks.comparison is not None:
+        out[data.ranks.figure_name] = rank_diagram(data)
     return out
 
 
@@ -195,6 +197,20 @@ def aggregate_intervals(data: ReportData) -> Figure:
                  "intervals", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def rank_diagram(data: ReportData) -> Figure:
+    """The critical-difference diagram of the report's rank comparison over datasets (`cd_plot`)."""
+    from harness.reporting.cd_plot import critical_difference_diagram
+
+    ranks = data.ranks
+    assert ranks is not None and ranks.comparison is not None  # `figures` draws it only then
+    comparison = ranks.comparison
+    verdict = "" if comparison.differ else ": no difference detected, read no bar as one"
+    title = (f"{data.suite.suite}: mean rank on {ranks.metric} over {len(ranks.datasets)} datasets (1 = best)",
+             f"Nemenyi CD at α = {comparison.alpha:g}; Friedman p = {comparison.friedman.p_value:.2g}{verdict}")
+    return critical_difference_diagram(list(ranks.methods), list(comparison.friedman.mean_ranks), comparison.cd,
+                                       comparison.groups(), title)
 
 
 def _non_dominated(points: list[tuple[float, float, str]], higher: bool) -> list[tuple[float, float, str]]:

@@ -10,7 +10,9 @@ nothing loads from the network, and autoescaping keeps every name from a suite o
 
 Stable hooks beyond the leaderboard's: the index has `table#suite-table` (`tr.suite-row[data-suite]`,
 sortable `last run`, `runs`, `claims supported`), a `section.suite[data-suite]` per suite with its headline
-`table.headline` (`a.method-link` row labels) and `li.claim[data-verdict]`, and `#methods` (`a.method-page`).
+`table.headline` (`a.method-link` row labels), `details.ranks` (the headline metric's `table.rank-table`:
+`tr.rank-row[data-method]` with `td.mean-rank` and `td.p-best`) and `li.claim[data-verdict]`, and `#methods`
+(`a.method-page`).
 A method page has `a#to-index` and a `section.appearance[data-suite]` per suite (`a.suite-link`,
 `tr.ours`, `tr.suite-best`, `table.references`).
 """

@@ -1,7 +1,8 @@
 """What the leaderboard site shows, read off each suite's report model: nothing here re-derives a statistic.
 
 The index lists every suite with its family, its last run, its headline table (the report block's metric,
-`layout.table`: the same cells, text and bold as the suite's own report) and its claims' verdicts. A method
+`layout.table`: the same cells, text and bold as the suite's own report), its methods' ranks on that metric with
+their intervals and P(best) (`rank_report`) and its claims' verdicts. A method
 page gathers one registered method (a suite's `impl`) across suites: its variants' numbers on each suite's
 headline metric beside that suite's best, and the papers' numbers cited for it.
 """
@@ -15,6 +16,7 @@ from harness.file_names import file_safe
 from harness.registry import methods as method_registry
 from harness.reporting.layout import Table, interval_note, table
 from harness.reporting.model import CitedValue, ClaimResult, MetricInfo, ReportData
+from harness.reporting.rank_notes import RankView, rank_view
 
 INDEX_PAGE = "index.html"
 
@@ -33,6 +35,7 @@ class SuiteSummary:
     headline: Table
     cell_note: str               # what a cell shows (mean ± CI or ± std, over which seeds): `layout.interval_note`
     claims: tuple[ClaimResult, ...]
+    ranks: RankView | None       # the headline metric's ranks with their intervals and P(best), when it ranks any
 
     @property
     def last_run_text(self) -> str:
@@ -135,7 +138,7 @@ def _summary(data: ReportData) -> SuiteSummary:
     suite = data.suite
     return SuiteSummary(suite.suite, suite.family, suite.description, suite_page(suite.suite), last_run(data),
                         data.provenance.runs, data.metrics[data.main_metric], table(data, data.main_metric),
-                        interval_note(data), data.claims)
+                        interval_note(data), data.claims, rank_view(data.ranks) if data.ranks is not None else None)
 
 
 def _method_page(name: str, reports: list[ReportData], row_methods: dict[str, dict[str, str]]) -> MethodPage:
