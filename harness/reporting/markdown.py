@@ -87,7 +87,11 @@ def _ranks(data: ReportData) -> list[str]:
     with its critical-difference diagram, which the report's `png` format writes beside it."""
     ranks = data.ranks
     if ranks is None:
-        return []
+        if data.metrics[data.main_metric].higher_is_better is None or len(data.methods) < 2:
+            return []
+        return [f"## {HEADING}", "", f"Not shown: fewer than two methods have a measured "
+                f"{escape(data.main_metric)} on every dataset the suite ran, so no two can be ranked on the same "
+                "datasets.", ""]
     rows = [(escape(row.method), [escape(c) for c in rank_cells(ranks, row)]) for row in ranks.uncertainty.methods]
     lines = [f"## {HEADING}", "", escape(method_note(ranks)) + ".", "",
              *markdown_table("method", [escape(c) for c in rank_columns(ranks)], rows), "",
