@@ -1,5 +1,6 @@
 """Training on the generated corpus: a domain-balanced stream of batches (each row labelled with its domain,
-MiCRo's stage-1 routing label) and the weighted next-token loss (the answer and end tokens weighted up).
+MiCRo's stage-1 routing label) and the weighted next-token loss (the answer and end tokens weighted up); and
+`train_steps`, the AdamW loop every tiny Llama of modular_lm and model_init trains with, whatever its batches.
 
 The world domain's training text is its QA examples and its fact statements in equal shares, so a test
 entity's facts are seen (as statements) though never asked about.
@@ -10,6 +11,7 @@ import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import torch
 
@@ -76,19 +78,29 @@ def batch_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
     return (token_loss * batch.weight).sum() / batch.weight.sum()
 
 
-def train_steps(model: torch.nn.Module, stream: TrainingStream, steps: int, batch_size: int, learning_rate: float,
+class BatchStream(Protocol):
+    """Seeded training batches: a `TrainingStream`, or model_init's `LineStream` of token ids."""
+
+    def batch(self, size: int) -> Any: ...
+
+
+def train_steps(model: torch.nn.Module, stream: BatchStream, steps: int, batch_size: int, learning_rate: float,
                 parameters: Iterable[torch.nn.Parameter] | None = None,
-                step_loss: Callable[[torch.nn.Module, Batch], torch.Tensor] = batch_loss) -> list[float]:
+                step_loss: Callable[[torch.nn.Module, Any], torch.Tensor] = batch_loss,
+                on_step: Callable[[int], None] | None = None) -> list[float]:
     """AdamW over `parameters` (default: all) for `steps` batches, a 5% linear warm-up then a cosine decay to 10%;
-    returns the losses."""
+    `on_step(s)` after step s (and once before the first, s = 0), in eval mode if it likes: each step sets train
+    mode again. Returns the losses."""
     params = [p for p in (parameters if parameters is not None else model.parameters()) if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=learning_rate, weight_decay=0.01)
     warmup = max(1, steps // 20)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(
         (s + 1) / warmup, 0.1 + 0.45 * (1 + math.cos(math.pi * min(s, steps) / steps))))
-    model.train()
+    if on_step is not None:
+        on_step(0)
     losses = []
-    for _ in range(steps):
+    for step in range(1, steps + 1):
+        model.train()
         loss = step_loss(model, stream.batch(batch_size))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -96,5 +108,7 @@ def train_steps(model: torch.nn.Module, stream: TrainingStream, steps: int, batc
         optimizer.step()
         schedule.step()
         losses.append(float(loss.item()))
+        if on_step is not None:
+            on_step(step)
     model.eval()
     return losses

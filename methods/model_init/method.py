@@ -18,7 +18,8 @@ from methods.model_init.models import build_model, parameters
 from methods.model_init.params import InitParams
 from methods.model_init.task import InitInputs, InitResult
 from methods.model_init.text import LineStream, encode_batch
-from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss, train
+from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss
+from methods.common.corpus_training import train_steps
 from methods.common.tiny_llama import load
 from methods.common.vocab import PAD
 
@@ -56,7 +57,8 @@ class Initialiser(Method[P]):
         figures = {"spectral_distance": ffn_spectral_distance(student, source, origins),
                    "parameters": float(parameters(student))}
         stream = LineStream(inputs.corpus.train, tokenizer, ctx.seed)
-        train(student, stream, p.steps, p.batch_size, p.learning_rate, self.step_loss(source), evaluate)
+        train_steps(student, stream, p.steps, p.batch_size, p.learning_rate, step_loss=self.step_loss(source),
+                    on_step=evaluate)
         ctx.record_curve("val_loss", steps, losses, unit="nats", higher_is_better=False)
         prompts = inputs.corpus.test
         figures["perplexity"] = math.exp(mean_loss(student, tokenizer, inputs.corpus.dev))

@@ -72,14 +72,15 @@ def parameters(model: Any) -> int:
 def _pretrained(corpus: TextCorpus, config: SourceConfig, seed: int) -> tuple[Any, WordTokenizer, dict[str, Any]]:
     import torch
 
-    from methods.model_init.training import train
+    from methods.common.corpus_training import train_steps
+    from methods.model_init.training import token_loss
 
     wall, cpu = time.perf_counter(), time.process_time()
     torch.manual_seed(seed)
     tokenizer = corpus.tokenizer
     model = build_model(config.shape, len(tokenizer))
-    losses = train(model, LineStream(corpus.train, tokenizer, seed), config.steps, config.batch_size,
-                   config.learning_rate)
+    losses = train_steps(model, LineStream(corpus.train, tokenizer, seed), config.steps, config.batch_size,
+                         config.learning_rate, step_loss=token_loss)
     record = {"config": asdict(config), "seed": seed, "train_wall_s": round(time.perf_counter() - wall, 1),
               "train_cpu_s": round(time.process_time() - cpu, 1), "final_loss": losses[-1],
               "parameters": parameters(model)}

@@ -1,15 +1,16 @@
-"""Training and evaluation shared by the source and every student: next-token cross-entropy over the non-pad
-tokens (optionally mixed with a distillation term), AdamW with a 5 % linear warm-up then a cosine decay to 10 %
-of the peak, the dev loss every `eval_every` steps (step 0 included: what the initialisation is worth)."""
+"""The loss and the measures shared by the source and every student: next-token cross-entropy over the non-pad
+tokens (optionally mixed with a distillation term), the dev loss, next-word answers and hidden states. Both train
+with `methods.common.corpus_training.train_steps` (AdamW with a 5 % linear warm-up then a cosine decay to 10 % of
+the peak); a student's dev loss is measured every `eval_every` steps (step 0 included:
+what the initialisation is worth)."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
 
-from methods.model_init.text import LineStream, encode_batch
+from methods.model_init.text import encode_batch
 from methods.common.vocab import PAD, WordTokenizer
 
 StepLoss = Callable[[Any, torch.Tensor], torch.Tensor]  # (model, ids) -> loss
@@ -19,31 +20,6 @@ def token_loss(model: Any, ids: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy of every next non-pad token."""
     logits = model(input_ids=ids, attention_mask=(ids != PAD).long(), use_cache=False).logits[:, :-1]
     return torch.nn.functional.cross_entropy(logits.transpose(1, 2), ids[:, 1:], ignore_index=PAD)
-
-
-def train(model: Any, stream: LineStream, steps: int, batch_size: int, learning_rate: float,
-          step_loss: StepLoss = token_loss, on_step: Callable[[int], None] | None = None) -> list[float]:
-    """AdamW for `steps` batches; `on_step(s)` after step s (and once before the first, s = 0). Returns losses."""
-    optimizer = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=0.01)
-    warmup = max(1, steps // 20)
-    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(
-        (s + 1) / warmup, 0.1 + 0.45 * (1 + math.cos(math.pi * min(s, steps) / steps))))
-    if on_step is not None:
-        on_step(0)
-    losses = []
-    for step in range(1, steps + 1):
-        model.train()
-        loss = step_loss(model, stream.batch(batch_size))
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        schedule.step()
-        losses.append(float(loss.item()))
-        if on_step is not None:
-            on_step(step)
-    model.eval()
-    return losses
 
 
 @torch.no_grad()
