@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from filelock import FileLock
 
 from harness.errors import DataError
+from harness.file_names import file_safe
 from harness.fingerprint import digest
 
 CACHE_ENV = "HARNESS_MODEL_CACHE"
@@ -41,6 +42,11 @@ def recipe_digest(config: Any, seed: int, num_threads: int) -> str:
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise DataError(f"num_threads must be a positive integer, got {num_threads!r}", field="args.model.num_threads")
     return digest({"config": asdict(config), "seed": seed, "num_threads": num_threads})
+
+
+def recipe_folder(name: str, config: Any, seed: int, num_threads: int, cache_dir: str | Path | None = None) -> Path:
+    """`<cache root>/<name>-<recipe digest>`: where the model of a recipe is published (`name` says which model)."""
+    return cache_root(cache_dir) / file_safe(f"{name}-{recipe_digest(config, seed, num_threads)}")
 
 
 @contextmanager

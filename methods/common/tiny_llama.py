@@ -13,8 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.file_names import file_safe
-from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
+from harness.model_cache import TRAINING_THREADS, cached_folder, recipe_folder
 from methods.common.corpus import CorpusConfig, build_corpus, vocabulary
 from methods.common.vocab import BOS, EOS, PAD, WordTokenizer
 
@@ -79,7 +78,7 @@ def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: BaseConf
             num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the base pre-trained with `config` and `seed` on `num_threads` torch threads, trained and
     written there first if absent."""
-    root = cache_root(cache_dir) / file_safe(f"modular-base-{recipe_digest(config, seed, num_threads)}")
+    root = recipe_folder("modular-base", config, seed, num_threads, cache_dir)
     return cached_folder(root, num_threads, lambda: _pretrained(config, seed), write)
 
 

@@ -17,11 +17,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
-from harness.file_names import file_safe
-from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cached_model, recipe_folder
+from methods.common.hf_tiny_lm import SPECIAL_TOKENS, tokenizer_fields
 from methods.math_reasoning import generator
 
-SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
 ARCHITECTURES = ("gpt2", "llama")
 
 
@@ -92,8 +91,7 @@ def build_tokenizer(vocab_size: int = 320):  # -> PreTrainedTokenizerFast
 def build_model(config: StudentConfig, tokenizer):  # -> PreTrainedModel
     if config.architecture not in ARCHITECTURES:
         raise ValueError(f"architecture must be one of {ARCHITECTURES}, got {config.architecture!r}")
-    special = dict(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                   pad_token_id=tokenizer.pad_token_id, vocab_size=len(tokenizer), tie_word_embeddings=True)
+    special = tokenizer_fields(tokenizer)
     if config.architecture == "gpt2":
         from transformers import GPT2Config, GPT2LMHeadModel
 
@@ -122,19 +120,13 @@ def skill_accuracy(model, tokenizer, count: int, seed: int, steps: tuple[int, in
     return out
 
 
-def model_dir(config: StudentConfig, seed: int, cache_dir: str | Path | None = None,
-              num_threads: int = TRAINING_THREADS) -> Path:
-    recipe = recipe_digest(config, seed, num_threads)
-    # a suite sets the architecture
-    return cache_root(cache_dir) / file_safe(f"math-tiny-{config.architecture}-{recipe}")
-
-
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: StudentConfig = StudentConfig(),
             num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the model pre-trained with `config` and `seed` on `num_threads` torch threads (part of
     the recipe: other counts give other weights), trained and written there first if absent."""
-    return cached_model(model_dir(config, seed, cache_dir, num_threads), num_threads,
-                        lambda: _pretrain(config, seed, num_threads))
+    # the folder's name shows the architecture, which a suite sets
+    root = recipe_folder(f"math-tiny-{config.architecture}", config, seed, num_threads, cache_dir)
+    return cached_model(root, num_threads, lambda: _pretrain(config, seed, num_threads))
 
 
 def _pretrain(config: StudentConfig, seed: int, num_threads: int) -> TrainedModel:

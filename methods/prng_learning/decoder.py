@@ -14,8 +14,7 @@ import numpy as np
 
 from harness import Method, RunContext
 from harness.errors import DataError
-from harness.file_names import file_safe
-from harness.model_cache import cache_root, cached_folder, recipe_digest
+from harness.model_cache import cached_folder, recipe_folder
 from methods.prng_learning.data import PrngSource
 from methods.prng_learning.params import DecoderParams, ModelConfig
 from methods.prng_learning.task import SequenceInputs
@@ -47,7 +46,7 @@ def prepare(config: ModelConfig, seed: int, num_threads: int = 1, cache_dir: str
     """The folder of the decoder trained with `config` and `seed` (trained and published there first if absent)."""
     from methods.prng_learning.training import train
 
-    root = cache_root(cache_dir) / file_safe(f"prng-decoder-{recipe_digest(config, seed, num_threads)}")
+    root = recipe_folder("prng-decoder", config, seed, num_threads, cache_dir)
     return cached_folder(root, num_threads, lambda: train(config, seed), _write)
 
 

@@ -7,8 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.file_names import file_safe
-from harness.model_cache import cache_root, cached_folder, recipe_digest
+from harness.model_cache import cached_folder, recipe_folder
 
 Trained = tuple[Any, Mapping[str, Any]]  # (the torch module, its training record)
 
@@ -17,7 +16,7 @@ def prepared(name: str, config: Any, seed: int, num_threads: int, cache_dir: str
              train: Callable[[Any, int], Trained]) -> Path:
     """The folder of model `name` trained by `train(config, seed)` on `num_threads` torch threads, trained and
     published there first if absent (one worker trains, the others wait on the lock and find it)."""
-    root = cache_root(cache_dir) / file_safe(f"shape-{name}-{recipe_digest(config, seed, num_threads)}")
+    root = recipe_folder(f"shape-{name}", config, seed, num_threads, cache_dir)
     return cached_folder(root, num_threads, lambda: train(config, seed), _write)
 
 

@@ -44,10 +44,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cached_model, recipe_folder
+from methods.common.hf_tiny_lm import SPECIAL_TOKENS, word_level_tokenizer
 from methods.sparse_attention import ruler
 
-SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
 log = logging.getLogger(__name__)
 
 
@@ -95,17 +95,9 @@ class TrainingConfig:
 
 def build_tokenizer():  # -> PreTrainedTokenizerFast
     """The word-level tokenizer of `ruler.vocabulary()`: whitespace split, one id a word, BOS prepended."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast
+    from tokenizers import pre_tokenizers
 
-    specials = list(SPECIAL_TOKENS.values())
-    vocab = {word: i for i, word in enumerate([*specials, *ruler.vocabulary()])}
-    backend = Tokenizer(models.WordLevel(vocab, unk_token=SPECIAL_TOKENS["unk_token"]))
-    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    backend.decoder = decoders.WordPiece(prefix="##", cleanup=False)  # joins words with single spaces
-    bos = SPECIAL_TOKENS["bos_token"]
-    backend.post_processor = processors.TemplateProcessing(single=f"{bos} $A", special_tokens=[(bos, vocab[bos])])
-    return PreTrainedTokenizerFast(tokenizer_object=backend, **SPECIAL_TOKENS)
+    return word_level_tokenizer(ruler.vocabulary(), pre_tokenizers.WhitespaceSplit())
 
 
 def build_model(config: TrainingConfig, tokenizer):  # -> LlamaForCausalLM
@@ -289,7 +281,7 @@ def dense_accuracy(model, tokenizer, tasks: tuple[str, ...], lengths: tuple[int,
 def model_dir(config: TrainingConfig, seed: int, cache_dir: str | Path | None = None,
               num_threads: int = TRAINING_THREADS) -> Path:
     """`<cache>/tiny-llama-<hash>/` under `harness.model_cache.cache_root(cache_dir)`."""
-    return cache_root(cache_dir) / f"tiny-llama-{recipe_digest(config, seed, num_threads)}"
+    return recipe_folder("tiny-llama", config, seed, num_threads, cache_dir)
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: TrainingConfig = TrainingConfig(),

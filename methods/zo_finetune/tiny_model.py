@@ -16,12 +16,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from harness.causal_lm import load_causal_lm
-from harness.file_names import file_safe
-from harness.model_cache import TRAINING_THREADS, TrainedModel, cache_root, cached_model, recipe_digest
+from harness.model_cache import TRAINING_THREADS, TrainedModel, cached_model, recipe_folder
+from methods.common.hf_tiny_lm import tokenizer_fields, word_level_tokenizer
 from methods.zo_finetune import synthetic
 from methods.zo_finetune.prompts import PromptExample
 
-SPECIAL_TOKENS = {"pad_token": "<pad>", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
 ARCHITECTURES = ("llama", "opt")
 DTYPES = ("float32", "float16", "bfloat16")
 
@@ -50,26 +49,17 @@ class PretrainingConfig:
 
 def build_tokenizer():  # -> PreTrainedTokenizerFast
     """Word-level over `synthetic.vocabulary()`: lower-cased, split on whitespace and punctuation, BOS first."""
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast
+    from tokenizers import normalizers, pre_tokenizers
 
-    specials = list(SPECIAL_TOKENS.values())
-    vocab = {word: i for i, word in enumerate([*specials, *synthetic.vocabulary()])}
-    backend = Tokenizer(models.WordLevel(vocab, unk_token=SPECIAL_TOKENS["unk_token"]))
-    backend.normalizer = normalizers.Lowercase()
-    backend.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
-    backend.decoder = decoders.WordPiece(prefix="##", cleanup=False)
-    bos = SPECIAL_TOKENS["bos_token"]
-    backend.post_processor = processors.TemplateProcessing(single=f"{bos} $A", special_tokens=[(bos, vocab[bos])])
-    return PreTrainedTokenizerFast(tokenizer_object=backend, **SPECIAL_TOKENS)
+    words_and_punctuation = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
+    return word_level_tokenizer(synthetic.vocabulary(), words_and_punctuation, normalizers.Lowercase())
 
 
 def build_model(config: PretrainingConfig, tokenizer):  # -> PreTrainedModel
     """A randomly initialised tiny Llama (RMSNorm, SwiGLU, RoPE) or OPT (LayerNorm, ReLU, learned positions)."""
     if config.architecture not in ARCHITECTURES:
         raise ValueError(f"architecture must be one of {ARCHITECTURES}, got {config.architecture!r}")
-    special = dict(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                   pad_token_id=tokenizer.pad_token_id, vocab_size=len(tokenizer), tie_word_embeddings=True)
+    special = tokenizer_fields(tokenizer)
     if config.architecture == "llama":
         from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -145,8 +135,8 @@ def pretrain(config: PretrainingConfig, seed: int, tokenizer):  # -> (model, fin
 
 def model_dir(config: PretrainingConfig, seed: int, cache_dir: str | Path | None = None,
               num_threads: int = TRAINING_THREADS) -> Path:
-    recipe = recipe_digest(config, seed, num_threads)
-    return cache_root(cache_dir) / file_safe(f"zo-tiny-{config.architecture}-{recipe}")  # a suite sets the architecture
+    # the folder's name shows the architecture, which a suite sets
+    return recipe_folder(f"zo-tiny-{config.architecture}", config, seed, num_threads, cache_dir)
 
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: PretrainingConfig = PretrainingConfig(),

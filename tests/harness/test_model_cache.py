@@ -55,6 +55,22 @@ def test_a_recipe_names_its_training_threads_and_refuses_a_bad_count():
             recipe_digest(Config(), 0, bad)
 
 
+def test_a_recipe_folder_is_the_models_name_and_its_recipe_digest_under_the_cache_root(tmp_path, monkeypatch):
+    """Every family's cached models keep the folder names they had before the name was built here once."""
+    from dataclasses import dataclass
+
+    from harness.model_cache import CACHE_ENV, recipe_digest, recipe_folder
+
+    @dataclass(frozen=True)
+    class Config:
+        width: int = 8
+
+    expected = tmp_path / f"zo-tiny-llama-{recipe_digest(Config(), 3, 2)}"
+    assert recipe_folder("zo-tiny-llama", Config(), 3, 2, tmp_path) == expected
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "env"))
+    assert recipe_folder("modular-base", Config(), 0, 1).parent == tmp_path / "env"
+
+
 def test_training_threads_restores_the_callers_thread_count():
     import pytest
 

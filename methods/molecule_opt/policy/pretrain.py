@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from harness.file_names import file_safe
-from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
+from harness.model_cache import TRAINING_THREADS, cached_folder, recipe_folder
 from methods.molecule_opt.chem import bulk_similarity
 from methods.molecule_opt.mutation import mutate
 from methods.molecule_opt.objectives import parse_objectives
@@ -105,7 +104,7 @@ def _write(staging: Path, trained: tuple[Any, dict[str, Any]]) -> None:
 def base_policy(config: PretrainConfig = PretrainConfig(), seed: int = 0, cache_dir: str | Path | None = None,
                 num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the pretrained base policy, trained and published first if absent."""
-    root = cache_root(cache_dir) / file_safe(f"molopt-policy-{recipe_digest(config, seed, num_threads)}")
+    root = recipe_folder("molopt-policy", config, seed, num_threads, cache_dir)
     return cached_folder(root, num_threads, lambda: train_base(config, seed), _write)
 
 
