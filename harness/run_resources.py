@@ -6,6 +6,7 @@ record keeps them, so neither depends on the other for them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
@@ -50,6 +51,13 @@ def memory_mb(text: str) -> int:
     return max(1, int(megabytes))
 
 
+def _accepted(value: str | None, parse: Callable[[str], object]) -> str | None:
+    """`value` as written once `parse` accepts it (a bad one raises there); None sets no limit."""
+    if value is not None:
+        parse(value)
+    return value
+
+
 class Resources(BaseModel):
     """What one run needs; honoured by every executor (local pins GPUs, Ray reserves, Slurm requests)."""
 
@@ -61,19 +69,8 @@ class Resources(BaseModel):
     time: str | None = Field(None, description="wall-clock limit on a cluster, e.g. '2h'")
     partition: str | None = Field(None, description="Slurm partition for this method")
 
-    @field_validator("mem")
-    @classmethod
-    def _memory(cls, value: str | None) -> str | None:
-        if value is not None:
-            memory_mb(value)
-        return value
-
-    @field_validator("time")
-    @classmethod
-    def _time(cls, value: str | None) -> str | None:
-        if value is not None:
-            parse_duration(value)
-        return value
+    _memory = field_validator("mem")(lambda value: _accepted(value, memory_mb))
+    _time = field_validator("time")(lambda value: _accepted(value, parse_duration))
 
     @property
     def memory_mb(self) -> int | None:

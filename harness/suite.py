@@ -28,6 +28,13 @@ def _not_bool(value: Any) -> Any:
     return value
 
 
+def _listed_once(values: list[Any], message: str) -> list[Any]:
+    """`values` unchanged, or a ValueError saying `message` when one of them repeats."""
+    if len(set(values)) != len(values):
+        raise ValueError(message)
+    return values
+
+
 # Numbers as YAML gives them: no booleans (`true` is not 1), no NaN or infinity. A float may be text: YAML 1.1
 # reads 6.65e9 (no dot) as a string.
 Number = Annotated[float, BeforeValidator(_not_bool), AllowInfNan(False)]
@@ -46,12 +53,7 @@ class Defaults(_Frozen):
 
     _timeout = field_validator("timeout", mode="before")(lambda v: parse_duration(v))
 
-    @field_validator("seeds")
-    @classmethod
-    def _unique_seeds(cls, seeds: list[int]) -> list[int]:
-        if len(set(seeds)) != len(seeds):
-            raise ValueError("seeds repeat; list each seed once")
-        return seeds
+    _unique_seeds = field_validator("seeds")(lambda seeds: _listed_once(seeds, "seeds repeat; list each seed once"))
 
 
 class DatasetEntry(_Frozen):
@@ -168,12 +170,8 @@ class Aggregates(_Frozen):
     gamma: Number = Field(1.0, description="the optimality gap's target, on the normalised scale")
     seed: Seed = Field(0, description="the bootstrap's seed")
 
-    @field_validator("statistics")
-    @classmethod
-    def _unique_statistics(cls, names: list[str]) -> list[str]:
-        if len(set(names)) != len(names):
-            raise ValueError("statistics repeat; list each once")
-        return names
+    _unique_statistics = field_validator("statistics")(
+        lambda names: _listed_once(names, "statistics repeat; list each once"))
 
 
 class ClaimCheck(_Frozen):
