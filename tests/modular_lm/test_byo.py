@@ -83,8 +83,9 @@ def test_user_generations_score_as_the_same_table_from_a_method(suffix, cli, wri
     assert record["metrics"] == expected
 
 
-def test_a_jsonl_with_nulls_for_routing_is_scored(cli, write_suite, tmp_path):
-    raw = "".join(json.dumps({"condition": "full", "id": i, "generation": g, "routing": None}) + "\n"
+@pytest.mark.parametrize("routing", [{"routing": None}, {}], ids=["nulls", "left out"])
+def test_a_jsonl_without_routing_is_scored(routing, cli, write_suite, tmp_path):
+    raw = "".join(json.dumps({"condition": "full", "id": i, "generation": g, **routing}) + "\n"
                   for i, g in GENERATIONS.items())
     record, _ = score_file(cli, write_suite, tmp_path, "jsonl", raw=raw)
     assert record["status"] == "ok" and record["metrics"]["accuracy"] == 0.5
@@ -113,7 +114,7 @@ def test_a_bad_generations_file_names_its_line_and_column(case, cli, write_suite
 
 
 @pytest.mark.parametrize(("rows", "column", "message"), [
-    ([{k: v for k, v in r.items() if k != "routing"} for r in ROWS], "routing", "no column 'routing'"),
+    ([{k: v for k, v in r.items() if k != "condition"} for r in ROWS], "condition", "no column 'condition'"),
     (ROWS[1:], "id", "1 test sample(s) have no row for condition 'full', e.g. 'gsm-1'"),
 ])
 def test_a_generations_file_missing_a_column_or_a_question_names_it(rows, column, message, cli, write_suite,
