@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.errors import StoreError
-from harness.store import Store
+from harness.store import SCHEMA, Store
 
 SQLITE_HEADER = 100
 
@@ -159,7 +159,7 @@ def test_a_store_being_created_is_ours_between_any_two_of_its_statements(tmp_pat
             result = statement(db, sql, *args)
             if not peer_opening and any(word in sql for word in creating):
                 peer_opening.append(True)
-                store_open.open_store_file(path, read_only=True).close()  # raises if the file looks foreign
+                store_open.open_store_file(path, True, SCHEMA).close()  # raises if the file looks foreign or half-made
                 peer_opening.clear()
                 checked.append(sql)
             return result
