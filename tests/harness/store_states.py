@@ -15,7 +15,8 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from harness.store_open import APPLICATION_ID
@@ -121,6 +122,32 @@ STATES: dict[str, Builder] = {
 USABLE = {"empty_file", "empty_database", "our_id_without_tables", "record_is_a_blob", "record_is_null_json",
           "record_is_an_array", "record_nested_too_deep", "record_misses_its_keys"}
 COMMANDS = ("plan", "run", "report", "export", "ingest")
+# Another process holding the store: SQLite's exclusive locking mode, or a long write transaction.
+LOCKS = ("exclusive", "immediate")
+_HOLD = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "exclusive":
+    db.execute("PRAGMA locking_mode=EXCLUSIVE")
+    db.execute("BEGIN EXCLUSIVE")
+else:
+    db.execute("BEGIN IMMEDIATE")
+db.execute("UPDATE runs SET status = status")
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+@contextmanager
+def held(store: Path, lock: str) -> Iterator[int]:
+    """Another process holding `store` with `lock` while the block runs; yields its pid."""
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(store), lock], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder.pid
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def command_line(command: str, suite: Path, store: Path, out: Path) -> list[str]:
@@ -145,7 +172,8 @@ def file_digest(path: Path) -> str:
 
 
 def _measure() -> None:
-    """Every cell through `python -m harness`, 20 s each: tracebacks, hangs, and refused files changed."""
+    """Every cell through `python -m harness`, 60 s each (a lock is waited for 30 s by default): tracebacks,
+    hangs, and refused files changed."""
     repo = Path(__file__).resolve().parents[2]
     plugin = repo / "tests" / "plugins" / "toy_family.py"
     from tests.conftest import TOY_SUITE
@@ -156,35 +184,36 @@ def _measure() -> None:
         suite.write_text(textwrap.dedent(TOY_SUITE))
         healthy = root / "healthy" / "results.sqlite"
 
-        def harness(*args: str, timeout: float = 20) -> subprocess.CompletedProcess[str]:
+        def harness(*args: str) -> subprocess.CompletedProcess[str]:
             return subprocess.run([sys.executable, "-m", "harness", *args, "--plugin", str(plugin)],
-                                  capture_output=True, text=True, timeout=timeout, cwd=repo)
+                                  capture_output=True, text=True, timeout=60, cwd=repo)
 
         assert harness(*command_line("run", suite, healthy, root)).returncode == 0
-        tracebacks = hangs = changed = calls = 0
-        for name, build in STATES.items():
+        counts = dict.fromkeys(("calls", "tracebacks", "hangs", "refused files changed"), 0)
+        cells = [(name, None) for name in STATES] + [(f"locked_{lock}", lock) for lock in LOCKS]
+        for name, lock in cells:
             for command in COMMANDS:
-                folder = root / f"{name}-{command}"
-                folder.mkdir()
-                store = folder / "results.sqlite"
-                build(healthy, store)
+                store = root / f"{name}-{command}" / "results.sqlite"
+                store.parent.mkdir()
+                (_copy if lock else STATES[name])(healthy, store)
                 before = file_digest(store)
-                calls += 1
+                counts["calls"] += 1
                 try:
-                    result = harness(*command_line(command, suite, store, folder / "out"))
+                    with held(store, lock) if lock else nullcontext():
+                        result = harness(*command_line(command, suite, store, store.parent / "out"))
                 except subprocess.TimeoutExpired:
-                    hangs += 1
+                    counts["hangs"] += 1
                     print(f"{name} x {command}: hangs")
                     continue
                 trace = "Traceback" in result.stderr
-                tracebacks += trace
-                refused_but_changed = result.returncode == 3 and file_digest(store) != before
-                changed += refused_but_changed
-                if trace or refused_but_changed:
-                    last = result.stderr.strip().splitlines()[-1:] or [""]
-                    print(f"{name} x {command}: exit {result.returncode} {'traceback' if trace else 'changed'}: "
-                          f"{last[0][:120]}")
-        print(f"{calls} calls: {tracebacks} tracebacks, {hangs} hangs, {changed} refused files changed")
+                changed = result.returncode == 3 and file_digest(store) != before
+                counts["tracebacks"] += trace
+                counts["refused files changed"] += changed
+                if trace or changed:
+                    last = (result.stderr.strip().splitlines() or [""])[-1]
+                    print(f"{name} x {command}: exit {result.returncode}, {'traceback' if trace else 'changed'}: "
+                          f"{last[:120]}")
+        print(", ".join(f"{value} {key}" for key, value in counts.items()))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,6 @@ leaving its bytes as they were, or used as it is where that is safe; never a tra
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -12,7 +10,7 @@ import pytest
 
 from harness.store import Store
 from harness.store_open import WAIT_ENV
-from tests.harness.store_states import COMMANDS, STATES, USABLE, command_line, file_digest
+from tests.harness.store_states import COMMANDS, LOCKS, STATES, USABLE, command_line, file_digest, held
 
 RECORD_STATES = {name for name in USABLE if name.startswith("record_")}
 
@@ -83,37 +81,18 @@ def test_a_record_that_does_not_load_is_skipped_by_name(healthy, tmp_path, capsy
     assert "1 stored record(s) do not load" in err and "a JSON list, not an object" in err
 
 
-_HOLD = """
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-if sys.argv[2] == "exclusive":
-    db.execute("PRAGMA locking_mode=EXCLUSIVE")
-    db.execute("BEGIN EXCLUSIVE")
-else:
-    db.execute("BEGIN IMMEDIATE")
-db.execute("UPDATE runs SET status = status")
-print("held", flush=True)
-time.sleep(60)
-"""
-
-
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("lock", ["exclusive", "immediate"])
+@pytest.mark.parametrize("lock", LOCKS)
 @pytest.mark.parametrize("command", ["plan", "run", "report", "export"])
 def test_a_locked_store_is_waited_for_then_refused_naming_its_holder(cli, write_suite, healthy, tmp_path,
                                                                     monkeypatch, lock, command):
     store = tmp_path / "results.sqlite"
     shutil.copy(healthy, store)
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, str(store), lock], stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        monkeypatch.setenv(WAIT_ENV, "0.3")
+    monkeypatch.setenv(WAIT_ENV, "0.3")
+    with held(store, lock) as holder:
         code, _, err = cli(*command_line(command, write_suite(), store, tmp_path / "out"))
-    finally:
-        holder.kill()
-        holder.wait()
     if code == 0:  # WAL lets readers read past a writer's open transaction
         assert lock == "immediate" and command != "run", err
         return
     assert code == 3, err
-    assert f"store {store} is locked by pid {holder.pid}" in err and WAIT_ENV in err
+    assert f"store {store} is locked by pid {holder}" in err and WAIT_ENV in err
