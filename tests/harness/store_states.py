@@ -173,7 +173,7 @@ def file_digest(path: Path) -> str:
 
 def _measure() -> None:
     """Every cell through `python -m harness`, 60 s each (a lock is waited for 30 s by default): tracebacks,
-    hangs, and refused files changed."""
+    hangs, and files in a state no command may use (neither `USABLE` nor locked) that a command changed."""
     repo = Path(__file__).resolve().parents[2]
     plugin = repo / "tests" / "plugins" / "toy_family.py"
     from tests.conftest import TOY_SUITE
@@ -189,7 +189,7 @@ def _measure() -> None:
                                   capture_output=True, text=True, timeout=60, cwd=repo)
 
         assert harness(*command_line("run", suite, healthy, root)).returncode == 0
-        counts = dict.fromkeys(("calls", "tracebacks", "hangs", "refused files changed"), 0)
+        counts = dict.fromkeys(("calls", "tracebacks", "hangs", "damaged files written"), 0)
         cells = [(name, None) for name in STATES] + [(f"locked_{lock}", lock) for lock in LOCKS]
         for name, lock in cells:
             for command in COMMANDS:
@@ -206,9 +206,9 @@ def _measure() -> None:
                     print(f"{name} x {command}: hangs")
                     continue
                 trace = "Traceback" in result.stderr
-                changed = result.returncode == 3 and file_digest(store) != before
+                changed = not lock and name not in USABLE and file_digest(store) != before
                 counts["tracebacks"] += trace
-                counts["refused files changed"] += changed
+                counts["damaged files written"] += changed
                 if trace or changed:
                     last = (result.stderr.strip().splitlines() or [""])[-1]
                     print(f"{name} x {command}: exit {result.returncode}, {'traceback' if trace else 'changed'}: "
