@@ -114,7 +114,7 @@ def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | No
         planned = [spec for spec in planned if spec.run_key in options.only]
     with Store(options.store) as store:
         picked_up = ingest(records_folder(store.artifacts_dir.absolute(), suite.suite), store)
-        if picked_up.added or picked_up.corrupt:
+        if picked_up.added or picked_up.corrupt or picked_up.not_plain:
             print(f"run folder: {picked_up.summary()}", file=sys.stderr)
         for warning in picked_up.warnings():
             print(warning, file=sys.stderr)
