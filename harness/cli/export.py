@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from harness.results import export_frame
+    from harness.spreadsheet_cells import quoted_text
     from harness.store import Store
 
     load_plugins(args)
@@ -42,7 +43,7 @@ def handle(args: argparse.Namespace) -> int:
         if args.format == "parquet":
             frame.to_parquet(args.out, index=False)
         else:
-            frame.to_csv(args.out, index=False)
+            quoted_text(frame).to_csv(args.out, index=False)  # names as text, not formulas, in a spreadsheet
     print(f"wrote {len(frame)} runs to {args.out}")
     return 0
 
