@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import psutil
-
 _LOCKS = Path("/proc/locks")
 
 
@@ -36,6 +34,8 @@ def _pid_and_inode(line: str) -> tuple[str, int]:
 
 
 def _describe(pid: int) -> str:
+    import psutil  # only when a lock is met: `harness --help` imports no heavy library
+
     try:
         command = " ".join(" ".join(psutil.Process(pid).cmdline()).split())  # one line, whatever its arguments
     except psutil.Error:
