@@ -117,4 +117,8 @@ def _read(path: Path) -> RunRecord:
         raise ValueError(describe_problems(exc)) from None
     if path.name != record_file_name(record.run_key, record.run_id):
         raise ValueError("file name does not match its run key and run id")
+    try:  # a "\ud800" escape in the JSON gives text the store cannot hold, and would stop the ingest
+        json.dumps(record.as_json(), ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("it holds a lone surrogate (a \\ud800-style escape), which UTF-8 cannot encode") from None
     return record

@@ -38,7 +38,7 @@ def read_plain_file(path: Path, limit: int, *, follow_symlinks: bool = False) ->
         _check(os.fstat(descriptor), limit)
         content = handle.read(limit + 1)
     if len(content) > limit:  # it grew between fstat and read
-        raise FileTooLarge(f"it holds more than {limit:,} bytes, the most this reader accepts")
+        raise FileTooLarge(f"it holds more than the cap of {limit:,} bytes")
     return content
 
 
@@ -46,4 +46,4 @@ def _check(status: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(status.st_mode):
         raise NotAPlainFile(f"it is {file_kind(status.st_mode)}, not a regular file")
     if status.st_size > limit:
-        raise FileTooLarge(f"it holds {status.st_size:,} bytes, over the {limit:,} this reader accepts")
+        raise FileTooLarge(f"it holds {status.st_size:,} bytes, over the cap of {limit:,}")

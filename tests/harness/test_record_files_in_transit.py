@@ -72,7 +72,7 @@ def test_a_record_file_over_the_cap_is_skipped_not_read(tmp_path, monkeypatch):
         report = ingest(tmp_path / "runs", store)
     assert report.added == [] and good.exists()
     size = good.stat().st_size
-    assert report.not_plain == [(good, f"it holds {size:,} bytes, over the 100 this reader accepts")]
+    assert report.not_plain == [(good, f"it holds {size:,} bytes, over the cap of 100")]
 
 
 def test_read_plain_file_refuses_links_unless_followed_and_caps_the_size(tmp_path):
@@ -82,7 +82,18 @@ def test_read_plain_file_refuses_links_unless_followed_and_caps_the_size(tmp_pat
     with pytest.raises(NotAPlainFile, match="it is a symbolic link"):
         read_plain_file(tmp_path / "link.json", 100)
     assert read_plain_file(tmp_path / "link.json", 100, follow_symlinks=True) == b"{}"
-    with pytest.raises(FileTooLarge, match="it holds 2 bytes, over the 1 this reader accepts"):
+    with pytest.raises(FileTooLarge, match="it holds 2 bytes, over the cap of 1"):
         read_plain_file(target, 1)
     with pytest.raises(NotAPlainFile, match="it is a character device"):
         read_plain_file(Path("/dev/zero"), 100, follow_symlinks=True)
+
+
+def test_a_record_holding_a_lone_surrogate_is_skipped_and_the_rest_stored(tmp_path):
+    """A "\\ud800" escape in a record's JSON once stopped the ingest with a UnicodeEncodeError in the store."""
+    folder = tmp_path / "runs"
+    write_record_file(a_record(run_key="key0", run_id="id0"), folder)
+    bad = write_record_file(a_record(run_key="key1", run_id="id1", method="thr\ud800"), folder)
+    with Store(tmp_path / "s.sqlite") as store:
+        report = ingest(folder, store)
+        assert report.added == ["key0"] and store.count() == 1
+    assert report.corrupt == [(bad, "it holds a lone surrogate (a \\ud800-style escape), which UTF-8 cannot encode")]
