@@ -36,6 +36,6 @@ def _cap(variable: str, default: int) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise HarnessError(f"${variable} is {text!r}, not a whole number of at least 1", field=variable,
+        raise HarnessError(f"${variable} is {text!r}, not a whole number of at least 1",
                            hint=f"Set it to a number such as {default}, or unset it for that default.")
     return value

@@ -160,7 +160,7 @@ def test_the_run_cap_is_set_by_harness_max_runs(cli, write_suite, monkeypatch):
     monkeypatch.setenv("HARNESS_MAX_RUNS", "4")
     assert cli("validate", str(path))[0] == 0
     monkeypatch.setenv("HARNESS_MAX_RUNS", "many")
-    _refused(cli, ("validate", str(path)), "HARNESS_MAX_RUNS: $HARNESS_MAX_RUNS is 'many', not a whole number")
+    _refused(cli, ("validate", str(path)), "error: $HARNESS_MAX_RUNS is 'many', not a whole number of at least 1")
 
 
 def test_a_suite_file_over_the_size_cap_is_refused_before_it_is_parsed(cli, write_suite):
