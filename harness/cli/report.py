@@ -42,6 +42,7 @@ def with_reproduction(data: "ReportData", path: Path) -> "ReportData":
 
 
 def handle(args: argparse.Namespace) -> int:
+    from harness.file_names import file_safe
     from harness.reporting.load import load_report
     from harness.reporting.render import parse_formats, write_report
     from harness.reproduce import REPRODUCTION_FILE
@@ -49,7 +50,7 @@ def handle(args: argparse.Namespace) -> int:
     load_plugins(args)
     formats = parse_formats(args.format)
     data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap, args.runs)
-    out = args.out or args.store.parent / "reports" / data.suite.suite
+    out = args.out or args.store.parent / "reports" / file_safe(data.suite.suite)
     data = with_reproduction(data, out / REPRODUCTION_FILE)
     with writing_outputs(out):
         written = write_report(data, out, formats)
