@@ -83,3 +83,13 @@ def test_a_refused_write_names_the_path_and_the_folder_to_fix(tmp_path):
 def test_an_export_to_a_full_disk_is_a_user_error(cli, stored):
     code, _, err = cli("export", "--store", str(stored[1]), "--out", "/dev/full")
     assert code == USER_ERROR_EXIT and "cannot write /dev/full: the disk is full" in err
+
+
+def test_a_reproduction_out_under_a_regular_file_is_a_user_error(cli, stored, tmp_path):
+    suite, store = stored
+    blocking = tmp_path / "notes.txt"
+    blocking.write_text("a file, not a folder")
+    code, _, err = cli("reproduce", str(suite), "--store", str(store), "--sample", "1", "--jobs", "1",
+                       "--scratch", str(tmp_path / "scratch"), "--out", str(blocking / "reproduce.json"))
+    assert code == USER_ERROR_EXIT, err
+    assert f"{blocking} is a file" in err and "--out" in err
