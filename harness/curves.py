@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from harness.errors import DataError
 from harness.parquet import write_table
+from harness.spreadsheet_cells import unquoted_text
 
 if TYPE_CHECKING:  # pandas loads on first read or write: `harness --help` and `import harness` stay light
     import pandas as pd
@@ -92,7 +93,7 @@ def curves_of_export(path: Path) -> dict[str, dict[str, Curve]]:
     """Run id -> curves, from a `curves_export` written as CSV."""
     import pandas as pd
 
-    frame = pd.read_csv(path, dtype={"run_id": "string", "curve": "string", "unit": "string"})
+    frame = unquoted_text(pd.read_csv(path, dtype={"run_id": "string", "curve": "string", "unit": "string"}))
     frame["unit"] = frame["unit"].fillna("")  # CSV writes an empty unit and a NaN value alike
     return {str(run_id): _curves_of_table(rows, path) for run_id, rows in frame.groupby("run_id", sort=False)}
 

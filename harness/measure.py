@@ -2,7 +2,8 @@
 
 Workers are reused across runs, so the peak RSS must be reset per run: on Linux
 writing 5 to /proc/self/clear_refs resets the high-water mark VmHWM; elsewhere the
-process-lifetime `ru_maxrss` is the (upper-bound) fallback.
+process-lifetime `ru_maxrss` is the (upper-bound) fallback. The peak of a process's
+subprocesses cannot be reset at all (`subprocess_peak_mb`).
 """
 from __future__ import annotations
 
@@ -34,7 +35,18 @@ def peak_rss_mb() -> float:
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
-    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return _maxrss_mb(resource.RUSAGE_SELF)
+
+
+def subprocess_peak_mb() -> float:
+    """The peak resident memory of the largest subprocess this process has waited for (descendants they waited
+    for included), in MB: a spike between two of the local executor's memory polls still shows here once the
+    subprocess has ended. It only ever grows, so a run sees its own subprocesses' peak when they raised it."""
+    return _maxrss_mb(resource.RUSAGE_CHILDREN)
+
+
+def _maxrss_mb(who: int) -> float:
+    maxrss = resource.getrusage(who).ru_maxrss
     return maxrss / (1024 * 1024) if sys.platform == "darwin" else maxrss / 1024
 
 

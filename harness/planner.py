@@ -5,6 +5,10 @@ name + version + resolved parameters, dataset fingerprint, metric versions, seed
 harness major version, and the thread count when it is not 1), so a stored run is
 recognised and skipped on the next `run`. The machine is not hashed: the record's
 hardware fingerprint says which kind of CPU or GPU computed the answer.
+
+The number of runs is counted from the grid sizes before anything is expanded, and a suite over
+`harness.limits.max_runs` is refused (`check_run_count`): `validate` and `plan` stay instant where the
+expansion itself would not end.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from harness.dataset_files import ResolvedDataset, is_path_arg, resolve_dataset,
 from harness.errors import DataError, HarnessError
 from harness.extras import family_unavailable
 from harness.fingerprint import digest, file_sha256
+from harness.limits import MAX_RUNS_ENV, max_runs
 from harness.method_params import InvalidParams, MethodParams, declared_params, defaults, validate
 from harness.run_spec import RunSpec
 from harness.registry import datasets, methods, metrics, tasks
@@ -30,6 +35,7 @@ MAX_GRID_POINTS = 10_000  # per method entry: far above any paper's sweep, far b
 
 def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
     """All runs of the suite, in a stable order (method, grid point, dataset, seed)."""
+    check_run_count(suite, source)
     family = suite.family
     task = tasks.resolve(suite.task)
     resolved = {name: _resolve_dataset(suite, source, name, root) for name in suite.datasets}
@@ -75,6 +81,25 @@ def plan(suite: Suite, source: YamlSource, root: Path) -> list[RunSpec]:
     return runs
 
 
+def planned_run_count(suite: Suite) -> int:
+    """How many runs `plan` makes of `suite` (before refusing duplicates), from the grid sizes alone."""
+    total = 0
+    for name, entry in suite.methods.items():
+        points = math.prod(len(values) for values in entry.params.values() if isinstance(values, list))
+        total += points * sum(in_matrix(suite, name, dataset) for dataset in suite.datasets)
+    return total * len(suite.defaults.seeds)
+
+
+def check_run_count(suite: Suite, source: YamlSource) -> None:
+    """A `SuiteError` when the suite plans more runs than `max_runs()`, saying how many and how to raise the cap."""
+    count, limit = planned_run_count(suite), max_runs()
+    if count > limit:
+        raise source.error(("methods",), f"the suite plans {count:,} runs (each method's grid points x its "
+                           f"datasets x seeds), over the cap of {limit:,}",
+                           hint=f"Give the grids, datasets or seeds fewer values, or split the suite; if you mean "
+                                f"to run them all, raise the cap with {MAX_RUNS_ENV}={count}.")
+
+
 def _threads(suite: Suite) -> dict[str, int]:
     """Threads split CPU reductions otherwise (PRISM on ENZYMES, 10 epochs: 31.7 % on 1 thread, 30.0 % on 2), so
     a count other than 1 enters the key; 1, the default, stays out: keys planned before threads counted hold."""
@@ -96,8 +121,9 @@ def check_dataset(suite: Suite, source: YamlSource, name: str, root: Path) -> No
     if family_unavailable(suite.family):
         return
     entry = suite.datasets[name]
-    args = {key: str(under_root(value, root)) if is_path_arg(key) else value for key, value in entry.args.items()}
     try:
+        args = {key: str(under_root(name, key, value, root)) if is_path_arg(key) else value
+                for key, value in entry.args.items()}
         tasks.get(suite.task)().check_dataset(datasets.resolve(entry.loader, suite.family), args)
     except DataError as exc:
         exc.file = exc.file or source.path

@@ -6,7 +6,7 @@ required here; the rest only a store's record holds, so a report that reads one 
 """
 from __future__ import annotations
 
-from typing import Any, Required, TypedDict
+from typing import Any, Required, TypedDict, get_origin, get_type_hints
 
 
 class MeasurementJson(TypedDict, total=False):
@@ -51,3 +51,9 @@ class RecordJson(TypedDict, total=False):
     curves: str
     started_at: str
     rescored_from: str
+
+
+# The keys every stored record holds: a record lacking one does not load (`harness.store.loaded_record`). Read from
+# the annotations, as postponed ones leave `__required_keys__` empty.
+REQUIRED_KEYS = frozenset(key for key, hint in get_type_hints(RecordJson, include_extras=True).items()
+                          if get_origin(hint) is Required)

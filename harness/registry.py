@@ -15,6 +15,7 @@ import difflib
 import importlib
 import importlib.util
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -187,16 +188,51 @@ def _ensure_plugins_loaded() -> None:
 
 
 def load_plugin_file(path: str | Path) -> None:
-    """Import a user's Python file whose top level calls `add` on the registries."""
-    path = Path(path)
-    if not path.is_file():
-        raise RegistryError(f"plugin file {path} does not exist", field="--plugin")
+    """Import a user's Python file whose top level calls `add` on the registries. A plugin that cannot be
+    imported (no such file, not a .py file, an exception or a `sys.exit` while it runs) is a user error naming
+    the file: a plugin calling `sys.exit(0)` once ended `harness validate` silently with exit 0."""
+    path = _plugin_path(Path(path))
     if path.resolve() in _plugin_files:
         return
     _plugin_files.add(path.resolve())
     _ensure_plugins_loaded()
     spec = importlib.util.spec_from_file_location(f"harness_plugin_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None and spec.loader is not None  # always, for a .py file (`_plugin_path`)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # as an import would: pydantic resolves a parameter model's annotations there
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:  # a KeyboardInterrupt is the user's, not the plugin's
+        del sys.modules[spec.name]
+        _plugin_files.discard(path.resolve())
+        raise _plugin_failed(path, exc) from None
+
+
+def _plugin_path(path: Path) -> Path:
+    """`path`, checked to be a Python file before it is imported."""
+    if path.is_dir():
+        raise RegistryError(f"plugin {path} is a folder, not a Python file", field="--plugin",
+                            hint="Give the .py file that registers the methods, datasets or metrics.")
+    if not path.exists():
+        raise RegistryError(f"plugin file {path} does not exist", field="--plugin", hint="Check the path.")
+    if not path.is_file():
+        raise RegistryError(f"plugin {path} is not a regular file", field="--plugin",
+                            hint="Give the .py file that registers the methods, datasets or metrics.")
+    if path.suffix != ".py":
+        raise RegistryError(f"plugin file {path} is not a .py file", field="--plugin",
+                            hint="A plugin is Python source imported by the harness: give its file a .py name.")
+    return path
+
+
+def _plugin_failed(path: Path, exc: BaseException) -> RegistryError:
+    """The error for a plugin that raised `exc` while it was imported, at the plugin's line that raised."""
+    if isinstance(exc, SystemExit):
+        what, fix = f"called sys.exit({exc.code!r}) while it was imported", "remove the call"
+    else:
+        what = f"raised {type(exc).__name__} while it was imported: {exc}"
+        fix = f"run `python {path}` to see its traceback"
+    resolved = str(path.resolve())
+    lines = [frame.lineno for frame in traceback.extract_tb(exc.__traceback__)
+             if str(Path(frame.filename).resolve()) == resolved]
+    return RegistryError(f"plugin {what}", file=path, line=lines[-1] if lines else None, field="--plugin",
+                         hint=f"A plugin file only defines and registers (`harness.methods.add` and the like): {fix}.")

@@ -10,8 +10,10 @@
         slurm/                                 submitit's files and the job journal
         results.md                             the table `run` and `score` print
 
-Files are named by run key and run id, so two executions of one run (two coordinators, a `--force`
-rerun) never write one file, and a record names only its own execution's files. A record names its
+The suite's folder is its name, or past 120 characters the name's start and a hash of it (`file_safe`): a suite
+name of 300 characters once ended `run` in "File name too long". Files are named by run key and run id, so two
+executions of one run (two coordinators, a `--force` rerun) never write one file, and a record names only its own
+execution's files. A record names its
 log, predictions and curves relative to the store's folder, so a store moved with its run folder still finds them.
 """
 from __future__ import annotations
@@ -19,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from harness.file_names import file_safe
 
 if TYPE_CHECKING:
     from harness.run_spec import RunSpec
@@ -31,16 +35,20 @@ def runs_folder(store: Path) -> Path:
     return store.parent / f"{store.stem}-runs"
 
 
+def suite_folder(runs: Path, suite: str) -> Path:
+    return runs / file_safe(suite)
+
+
 def records_folder(runs: Path, suite: str) -> Path:
-    return runs / suite / "records"
+    return suite_folder(runs, suite) / "records"
 
 
 def slurm_folder(runs: Path, suite: str) -> Path:
-    return runs / suite / "slurm"
+    return suite_folder(runs, suite) / "slurm"
 
 
 def results_table(runs: Path, suite: str) -> Path:
-    return runs / suite / "results.md"
+    return suite_folder(runs, suite) / "results.md"
 
 
 def stored_file(store: Path, named: str) -> Path:
@@ -92,4 +100,4 @@ class ExecutionFiles:
         return str(path.relative_to(self.runs.parent))
 
     def _file(self, folder: str, suffix: str) -> Path:
-        return self.runs / self.suite / folder / f"{self.run_key}.{self.run_id}{suffix}"
+        return suite_folder(self.runs, self.suite) / folder / f"{self.run_key}.{self.run_id}{suffix}"

@@ -7,6 +7,7 @@ live peer holds, and counts the ones a peer stored, so every run is executed onc
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterable
@@ -15,9 +16,9 @@ from pathlib import Path
 
 from harness.claim_registry import registration_of
 from harness.claims import Claimant, RunClaims, heartbeat
-from harness.dataset_files import data_root
+from harness.dataset_files import data_root, load_error
 from harness.environment import environment
-from harness.errors import DataError, MissingExtraError
+from harness.errors import MissingExtraError
 from harness.executors.base import ExecutionSettings, Executor, RunStarted
 from harness.executors.local import LocalExecutor, Worker, spawn_worker
 from harness.extras import family_unavailable
@@ -114,7 +115,7 @@ def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | No
         planned = [spec for spec in planned if spec.run_key in options.only]
     with Store(options.store) as store:
         picked_up = ingest(records_folder(store.artifacts_dir.absolute(), suite.suite), store)
-        if picked_up.added or picked_up.corrupt:
+        if picked_up.added or picked_up.corrupt or picked_up.not_plain:
             print(f"run folder: {picked_up.summary()}", file=sys.stderr)
         for warning in picked_up.warnings():
             print(warning, file=sys.stderr)
@@ -124,7 +125,7 @@ def _run_suite(suite_path: str | Path, options: RunOptions, spawned: Worker | No
             return outcome
         check_extras(todo)
         check_datasets(todo)
-        executor = _executor(options, store, spawned)
+        executor = _executor(options, store, spawned, worker_count(options.jobs, len(todo)))
         progress = Progress(len(todo), len(planned) - len(todo), live=options.live_progress)
         shared = SharedRuns(todo, store, store.claims(Claimant.this_process()), outcome, progress)
         try:
@@ -224,7 +225,8 @@ def check_extras(runs: list[RunSpec]) -> None:
 
 
 def check_datasets(runs: list[RunSpec]) -> None:
-    """Load each dataset once here, so a malformed file is a user error (exit 3), not N failed runs."""
+    """Load each dataset once here, so a malformed file, a folder where a file belongs or arguments too large
+    for memory are a user error (exit 3), not N failed runs."""
     seen: set[str] = set()
     for spec in runs:
         if spec.dataset.fingerprint in seen:
@@ -232,15 +234,22 @@ def check_datasets(runs: list[RunSpec]) -> None:
         seen.add(spec.dataset.fingerprint)
         try:
             load_dataset(spec)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"dataset '{spec.dataset.name}' cannot be loaded: {exc}",
-                            field=f"datasets.{spec.dataset.name}.args",
-                            hint="Check the loader's arguments (`harness ls datasets`).") from None
+        except (TypeError, ValueError, OSError, MemoryError) as exc:
+            raise load_error(spec.dataset, exc) from None
 
 
-def _executor(options: RunOptions, store: Store, spawned: Worker | None) -> Executor:
+def worker_count(jobs: int, queued: int) -> int:
+    """`--jobs` as the workers to start: at most one per queued run and one per CPU this process may use, with a
+    note when the CPUs lower it. More only cost memory: `--jobs 10000` on 24 runs started 24 workers, 3.1 GB."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if min(jobs, queued) > cpus:
+        print(f"note: --jobs {jobs} lowered to {cpus}, the CPUs this machine gives the run", file=sys.stderr)
+    return max(1, min(jobs, queued, cpus))
+
+
+def _executor(options: RunOptions, store: Store, spawned: Worker | None, jobs: int) -> Executor:
     settings = ExecutionSettings(
-        artifacts=store.artifacts_dir.absolute(), environment=environment(), jobs=options.jobs,
+        artifacts=store.artifacts_dir.absolute(), environment=environment(), jobs=jobs,
         plugins=tuple(str(Path(p).absolute()) for p in options.plugins), retries=options.retries,
         ray_address=options.ray_address, slurm_partition=options.slurm_partition,
         slurm_max_concurrent=options.slurm_max_concurrent,

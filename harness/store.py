@@ -10,6 +10,7 @@ Tables are created if absent, so a store written before a table existed gains it
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from harness.claim_registry import ClaimRegistration, insert_registration, read_
 from harness.claims import LEASE_S, Claimant, RunClaims
 from harness.claims import SCHEMA as CLAIMS_SCHEMA
 from harness.record import RECORD_SCHEMA_VERSION, RunRecord
-from harness.record_json import RecordJson
+from harness.record_json import REQUIRED_KEYS, RecordJson
 from harness.run_folders import runs_folder, stored_file
 from harness.store_open import APPLICATION_ID, open_store_file, quick_check_ok
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from harness.run_spec import RunSpec
 
 DEFAULT_STORE = Path(".harness") / "results.sqlite"
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     run_key     TEXT PRIMARY KEY,
     run_id      TEXT NOT NULL UNIQUE,
@@ -41,7 +42,7 @@ CREATE TABLE IF NOT EXISTS runs (
     record      TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_suite ON runs (suite, method, dataset);
-"""
+""" + CLAIMS_SCHEMA + REGISTRATIONS_SCHEMA
 
 
 class Store:
@@ -53,7 +54,8 @@ class Store:
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
-        self._db = open_store_file(self.path, read_only)
+        self._db = open_store_file(self.path, read_only, SCHEMA)
+        self.unreadable: dict[str, str] = {}  # run_id -> why its stored record does not load (skipped)
         if not read_only:
             self._init_schema()
 
@@ -66,11 +68,9 @@ class Store:
         return runs_folder(self.path)
 
     def _init_schema(self) -> None:
-        # The stamp comes first: a coordinator opening the file between two statements must find it ours.
-        with self._db:
-            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self._db.execute(f"PRAGMA user_version={RECORD_SCHEMA_VERSION}")
-            self._db.executescript(_SCHEMA + CLAIMS_SCHEMA + REGISTRATIONS_SCHEMA)
+        # One transaction: a coordinator opening the file meanwhile finds it empty or whole, never half-made.
+        self._db.executescript(f"BEGIN IMMEDIATE; PRAGMA application_id={APPLICATION_ID}; "
+                               f"PRAGMA user_version={RECORD_SCHEMA_VERSION}; {SCHEMA} COMMIT;")
 
     def put(self, record: RunRecord) -> None:
         """Store one finished run in its own transaction, replacing an older record of its key."""
@@ -95,10 +95,14 @@ class Store:
         reports, exports and comparisons read, which a run export gives back in part."""
         where, args = ("", ()) if suite is None else (" WHERE suite = ?", (suite,))
         wanted = None if run_keys is None else set(run_keys)
-        query = f"SELECT run_key, record FROM runs{where} ORDER BY suite, method, dataset, seed"
-        for key, text in self._db.execute(query, args):
+        query = f"SELECT run_key, run_id, record FROM runs{where} ORDER BY suite, method, dataset, seed"
+        for key, run_id, text in self._db.execute(query, args):
             if wanted is None or key in wanted:
-                yield json.loads(text)
+                record, why = loaded_record(text)
+                if record is None:
+                    self.unreadable[run_id] = why
+                else:
+                    yield record
 
     def run_records(self, run_keys: Iterable[str] | None = None) -> Iterator[RunRecord]:
         """Stored records (of `run_keys`, or all) as `RunRecord`s: for code that acts on runs, not reports them."""
@@ -138,7 +142,8 @@ class Store:
     def predictions_path(self, run_id: str) -> Path:
         """Where the run `run_id` wrote its predictions table, for reports that read them back."""
         row = self._db.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        named = None if row is None else json.loads(row[0]).get("predictions")
+        record = None if row is None else loaded_record(row[0])[0]
+        named = None if record is None else record.get("predictions")
         if not named:
             raise KeyError(f"store {self.path} has no predictions of run {run_id}")
         return stored_file(self.path, named)
@@ -150,13 +155,36 @@ class Store:
         return quick_check_ok(self._db)
 
     def close(self) -> None:
+        """Closes the file, saying which stored records did not load and were skipped (a damaged store's part)."""
         self._db.close()
+        if self.unreadable:
+            skipped = "; ".join(f"{run_id}: {why}" for run_id, why in sorted(self.unreadable.items())[:5])
+            more = f" and {len(self.unreadable) - 5} more" if len(self.unreadable) > 5 else ""
+            print(f"warning: store {self.path}: {len(self.unreadable)} stored record(s) do not load and were "
+                  f"skipped ({skipped}{more}). Re-run those runs (`harness run SUITE --force`), or restore the "
+                  f"store from a backup.", file=sys.stderr)
+            self.unreadable = {}
 
     def __enter__(self) -> "Store":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def loaded_record(text: object) -> tuple[RecordJson | None, str]:
+    """A stored record's JSON, or None and why it does not load: not text, not JSON, nested past the parser's
+    depth, not an object, or missing a key every record has."""
+    try:
+        record = json.loads(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError, RecursionError) as exc:
+        return None, f"not JSON text ({type(exc).__name__})"
+    if not isinstance(record, dict):
+        return None, f"a JSON {type(record).__name__}, not an object"
+    missing = sorted(REQUIRED_KEYS - record.keys())
+    if missing:
+        return None, f"no {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''}"
+    return record, ""  # type: ignore[return-value]
 
 
 def as_planned(planned: list["RunSpec"], records: Iterable[RecordJson]) -> list[RecordJson]:

@@ -1,16 +1,21 @@
 """Opening a results store's SQLite file without harming it.
 
-Whatever is not ours is refused before anything can write to it (SQLite's WAL switch alone
-rewrites the header), the read commands open the file read-only so a store on read-only
-media still reports, a writer refuses a damaged file, and SQLite's damage, permission and
-disk errors become a `StoreError` that names the file and says how to recover.
+Every state a file can be in is classified before anything can write to it (SQLite's WAL switch alone
+rewrites the header): not a regular file (a fifo would hang the open, a device would swallow the writes), not
+SQLite, cut short, foreign, newer, or with tables of other shapes is refused untouched; a store whose creation
+was interrupted (an empty file, or our stamp without tables) is finished by a writer and reads as empty. The
+read commands open the file read-only so a store on read-only media still reports, every command refuses a file
+whose integrity check fails, and SQLite's damage, permission, disk and lock errors become a `StoreError` that
+names the file and says how to recover.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +23,7 @@ from urllib.parse import quote
 from harness.errors import StoreError
 from harness.record import RECORD_SCHEMA_VERSION
 from harness.run_folders import runs_folder
+from harness.store_locks import lock_holders
 
 APPLICATION_ID = 0x48524E53  # "HRNS"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -26,13 +32,23 @@ _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _NOT_PERMITTED = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN}
 _DISK = {sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+# How long a command waits for another process's lock on the store before it gives up and names the holder.
+WAIT_ENV = "HARNESS_STORE_WAIT_S"
+_DEFAULT_WAIT_S = 30.0
 
 
-def open_store_file(path: Path, read_only: bool) -> sqlite3.Connection:
-    """A connection to the harness store at `path` (created unless `read_only`), checked before any write."""
+class StoreBusyError(StoreError):
+    """Another process held the store locked for longer than this command waits."""
+
+
+def open_store_file(path: Path, read_only: bool, schema: str) -> "StoreConnection":
+    """A connection to the harness store at `path` (created unless `read_only`), checked before any write.
+
+    `schema` is the store's tables: a file holding tables of other shapes is refused, and a read-only open of a
+    store holding none (its creation was interrupted) answers from an empty in-memory copy of them."""
     exists = _exists(path)
     if exists:
-        _check_header(path)
+        _check_file(path)
     elif read_only:
         raise StoreError(f"store {path} does not exist", hint="Run the suite first, or pass --store.")
     else:
@@ -40,27 +56,71 @@ def open_store_file(path: Path, read_only: bool) -> sqlite3.Connection:
     db = _connect(path, read_only)
     try:
         _check_ours(db, path, exists)
+        if exists:
+            has_tables = _check_tables(db, path, schema)
+            if has_tables and not quick_check_ok(db):
+                raise damaged_store(path, "its integrity check fails")
+            if read_only and not has_tables:
+                db.close()
+                return _empty_store(path, schema)
         if not read_only:
             _switch_to_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
-            if exists and not quick_check_ok(db):
-                raise damaged_store(path, "its integrity check fails")
     except BaseException:
         db.close()
         raise
     return db
 
 
-def _switch_to_wal(db: sqlite3.Connection, wait_s: float = 30.0) -> None:
+def _check_tables(db: "StoreConnection", path: Path, schema: str) -> bool:
+    """Whether the store holds its tables; refuses (untouched) one without its `runs` table or whose tables differ
+    from `schema` in kind (a view) or columns. No tables at all is a store whose creation was interrupted; a
+    table other than `runs` may be absent (a store older than it gains it when next written)."""
+    present = dict(db.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
+    if not present:
+        return False
+    if "runs" not in present:
+        raise damaged_store(path, "it has no `runs` table")
+    with closing(sqlite3.connect(":memory:")) as scratch:
+        expected = _table_columns(scratch, schema)
+    for table, columns in expected.items():
+        kind = present.get(table)
+        if kind is None:
+            continue
+        if kind != "table":
+            raise damaged_store(path, f"its `{table}` is a {kind}, not a table")
+        found = _table_columns(db, None, table)[table]
+        if found != columns:
+            raise damaged_store(path, f"its `{table}` table has the columns {', '.join(found)}, not "
+                                      f"{', '.join(columns)}")
+    return True
+
+
+def _table_columns(db: sqlite3.Connection, schema: str | None, *tables: str) -> dict[str, list[str]]:
+    """Each table's column names, in order: of `tables` in `db`, or of every table `schema` creates."""
+    if schema is not None:
+        db.executescript(schema)
+        tables = tuple(name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    return {table: [row[1] for row in db.execute(f"PRAGMA table_info('{table}')")] for table in tables}
+
+
+def _empty_store(path: Path, schema: str) -> "StoreConnection":
+    """An in-memory store holding `schema`'s tables, empty: what a store whose creation was interrupted holds."""
+    db = _connection(path, ":memory:")
+    db.executescript(schema)
+    return db
+
+
+def _switch_to_wal(db: sqlite3.Connection) -> None:
     """WAL mode, waiting out peers: SQLite answers a journal-mode switch with 'locked' at once, without its
     busy timeout, while another coordinator opening the same new store holds a lock."""
-    deadline = time.monotonic() + wait_s
+    deadline = time.monotonic() + wait_s()
     while True:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             return
-        except sqlite3.OperationalError as exc:
-            if getattr(exc, "sqlite_errorcode", None) not in _BUSY or time.monotonic() > deadline:
+        except StoreBusyError:
+            if time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
 
@@ -81,8 +141,8 @@ def damaged_store(path: Path, why: str) -> StoreError:
 
 
 def store_error(path: Path, exc: sqlite3.Error) -> StoreError | None:
-    """The user-facing error for SQLite's damage, permission and disk errors; None for the rest
-    (busy, constraint, programming errors), which callers handle or which are bugs."""
+    """The user-facing error for SQLite's damage, permission, disk and lock errors; None for the rest
+    (constraint and programming errors), which are bugs."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = None if code is None else code & 0xFF
     if primary in _DAMAGED:
@@ -93,7 +153,22 @@ def store_error(path: Path, exc: sqlite3.Error) -> StoreError | None:
                                "plan, report and export only read), or pass --store with another path.")
     if primary in _DISK:
         return StoreError(f"store {path}: disk error ({exc})", hint="Check the disk's free space and health.")
+    if primary in _BUSY:
+        holders = lock_holders(path)
+        held = f" by {', '.join(holders)}" if holders else " by another process"
+        return StoreBusyError(f"store {path} is locked{held}; waited {wait_s():g} s",
+                              hint=f"Wait for it to finish (or end it), or pass --store with another path. "
+                                   f"{WAIT_ENV}=SECONDS sets how long commands wait.")
     return None
+
+
+def wait_s() -> float:
+    """How long a statement waits for another process's lock ($HARNESS_STORE_WAIT_S, default 30 s)."""
+    try:
+        return max(0.0, float(os.environ.get(WAIT_ENV, _DEFAULT_WAIT_S)))
+    except ValueError:
+        raise StoreError(f"{WAIT_ENV}={os.environ[WAIT_ENV]!r} is not a number of seconds",
+                         hint=f"Set {WAIT_ENV} to a number, e.g. 30.") from None
 
 
 @contextmanager
@@ -161,6 +236,9 @@ def _connect(path: Path, read_only: bool) -> StoreConnection:
         try:
             db.execute("PRAGMA schema_version").fetchone()
             return db
+        except StoreBusyError:
+            db.close()
+            raise
         except StoreError:
             db.close()
             return _connection(path, uri + "?immutable=1")
@@ -169,7 +247,7 @@ def _connect(path: Path, read_only: bool) -> StoreConnection:
 
 def _connection(path: Path, database: str) -> StoreConnection:
     with errors_named(path):
-        db = sqlite3.connect(database, timeout=30, isolation_level=None, uri=database.startswith("file:"),
+        db = sqlite3.connect(database, timeout=wait_s(), isolation_level=None, uri=database.startswith("file:"),
                              factory=StoreConnection)
     db.path = path
     return db
@@ -196,23 +274,50 @@ def _check_ours(db: sqlite3.Connection, path: Path, existed: bool) -> None:
 
 def _exists(path: Path) -> bool:
     try:
-        return path.exists()
+        return path.exists() or path.is_symlink()
     except OSError as exc:
         raise StoreError(f"store {path} cannot be reached ({exc.strerror})",
                          hint="Check the permissions of the folders above it, or pass --store.") from None
 
 
-def _check_header(path: Path) -> None:
-    if path.is_dir():
+def _check_file(path: Path) -> None:
+    """Refuses, without opening it, what is not a regular file; then, reading its first page's header only, what
+    is not SQLite or is not a whole number of its pages (a file cut short loses the end of a record)."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise StoreError(f"store {path} cannot be read ({exc.strerror})",
+                         hint="Check the path (a link must point at a file) and its permissions, or pass --store."
+                         ) from None
+    if stat.S_ISDIR(info.st_mode):
         raise StoreError(f"store {path} is a folder, not a file", hint="Pass --store with a file path.")
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"store {path} is not a regular file (a {_kind(info.st_mode)})",
+                         hint="Pass --store with the path of a file.")
     try:
         with path.open("rb") as handle:
-            header = handle.read(16)
+            header = handle.read(100)
     except OSError as exc:
         raise StoreError(f"store {path} cannot be read ({exc.strerror})",
                          hint="Check the file's permissions, or pass --store.") from None
-    if header and header != _SQLITE_MAGIC:
+    if header and not header.startswith(_SQLITE_MAGIC):
         raise StoreError(f"{path} is not a harness results store (not an SQLite file)", hint=_UNTOUCHED)
+    if header and info.st_size % _page_size(header):
+        raise damaged_store(path, f"its {info.st_size} bytes are not a whole number of its "
+                                  f"{_page_size(header)}-byte pages: it was cut short")
+
+
+def _page_size(header: bytes) -> int:
+    """The page size the header records (bytes 16-17; 1 means 65,536); a short or invalid header reads as 512,
+    SQLite's smallest, so the size check cannot divide by zero."""
+    size = int.from_bytes(header[16:18], "big") if len(header) >= 18 else 0
+    return 65536 if size == 1 else size if size >= 512 and size & (size - 1) == 0 else 512
+
+
+def _kind(mode: int) -> str:
+    kinds = {stat.S_ISFIFO: "named pipe", stat.S_ISCHR: "character device", stat.S_ISBLK: "block device",
+             stat.S_ISSOCK: "socket"}
+    return next((name for test, name in kinds.items() if test(mode)), "special file")
 
 
 def _make_folder(path: Path) -> None:

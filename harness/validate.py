@@ -7,7 +7,7 @@ from pathlib import Path
 from harness.claim_registry import POST_HOC, suite_standings
 from harness.dataset_files import data_root
 from harness.extras import family_unavailable
-from harness.planner import check_dataset, check_split, in_matrix, method_variants
+from harness.planner import check_dataset, check_run_count, check_split, in_matrix, method_variants
 from harness.registry import metrics as metric_registry
 from harness.stats import ALPHA, POWER, minimum_detectable_effect, smallest_wilcoxon_p
 from harness.suite import ClaimCheck, Suite, load_suite
@@ -20,6 +20,7 @@ def validate_suite(path: str | Path, root: Path | None = None, store: Path | Non
     family's extra is absent, the family's own dataset checks cannot run: a warning says so and what to install.
     `store`: a results store (opened read-only) whose claim registration marks the claims stated post hoc."""
     suite, source = load_suite(path)
+    check_run_count(suite, source)
     for name in suite.datasets:
         check_split(suite, source, name)
         check_dataset(suite, source, name, data_root(root))

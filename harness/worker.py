@@ -25,14 +25,14 @@ from harness.context import RunContext
 from harness.curves import write_curves
 from harness.parquet import write_table
 from harness.environment import torch_details
-from harness.measure import measured
+from harness.measure import measured, subprocess_peak_mb
 from harness.run_spec import RunSpec
 from harness.record import RunRecord, describe_problems, utc_now
 from harness.record_files import write_record_file
 from harness.registry import methods
 from harness.run_folders import ExecutionFiles
 from harness.run_inputs import run_inputs
-from harness.run_log import cap_log
+from harness.run_log import OutputPump
 
 
 @dataclasses.dataclass
@@ -49,17 +49,23 @@ class _Produced:
     determinism: str | None = None
 
 
-def execute(spec: RunSpec, runs: Path, environment: dict[str, Any]) -> RunRecord:
+def execute(spec: RunSpec, runs: Path, environment: dict[str, Any], output: OutputPump | None = None,
+            end_subprocesses: Callable[[], None] | None = None) -> RunRecord:
     """Run `spec` and return its finished record, also written as a record file in the run folder `runs`
-    (with the run's log and predictions), for the coordinator or `harness ingest` to store."""
+    (with the run's log and predictions), for the coordinator or `harness ingest` to store.
+
+    A local worker passes the pipe its runs' output goes through (`output`, whose read end its coordinator holds
+    too) and how the processes a method leaves behind end (`end_subprocesses`), so that they end with the method
+    and their peak memory counts against the run; elsewhere a run has a pipe of its own and its subprocesses are
+    left alone."""
     started_at = utc_now()
     files = ExecutionFiles.of(runs, spec)
     files.log.parent.mkdir(parents=True, exist_ok=True)
     produced = _Produced()
     status, error = "ok", None
-    with _logging_to(files.log) as log:
+    with _logging_to(files.log, output) as log:
         try:
-            _run(spec, files, produced, log)
+            _run(spec, files, produced, log, end_subprocesses)
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the run's status
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -89,7 +95,8 @@ def _kept_log(files: ExecutionFiles) -> str | None:
     return files.named_in_record(files.log)
 
 
-def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging.Logger) -> None:
+def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging.Logger,
+         end_subprocesses: Callable[[], None] | None) -> None:
     inputs = run_inputs(spec)
     if spec.predictions_file is not None:
         from harness.prediction_files import score_predictions_file
@@ -105,14 +112,19 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         ctx = RunContext(seed=spec.seed, device=_device(spec.device), threads=spec.threads, log=log)
         _pin_threads(spec.threads)
         produced.device = ctx.device
+        subprocesses_before = subprocess_peak_mb()
         try:
             with measured(produced.measurements):
                 output = method.run(inputs.instance.inputs, ctx)
         finally:  # the curves of a run that fails (a diverging loss) show how it got there
+            if end_subprocesses is not None:
+                end_subprocesses()
             if ctx.curves:
                 _write_atomically(ctx.curves, files.curves, write_curves)
                 produced.curves = files.named_in_record(files.curves)
-        _check_memory(spec, produced.measurements["peak_rss_mb"]["value"])
+        subprocesses = subprocess_peak_mb()
+        _check_memory(spec, produced.measurements["peak_rss_mb"]["value"],
+                      subprocesses if subprocesses > subprocesses_before else 0.0)
         produced.measurements.update(ctx.to_json())
         predictions = inputs.checked(inputs.task.predictions(inputs.instance, output))
         _write_atomically(predictions, files.predictions, write_table)
@@ -120,13 +132,17 @@ def _run(spec: RunSpec, files: ExecutionFiles, produced: _Produced, log: logging
         produced.metrics = inputs.score(predictions)
 
 
-def _check_memory(spec: RunSpec, peak_mb: float) -> None:
+def _check_memory(spec: RunSpec, own_mb: float, subprocess_mb: float) -> None:
     """A peak above `resources.mem` fails the run as out of memory in every executor, as a cgroup limit
-    would; the local executor also kills a worker while it is over, but a peak between its polls escapes it."""
-    limit = spec.resources.memory_mb
+    would; the local executor also kills a worker while it is over, but a peak between its polls escapes that.
+    The peak is the run's process's plus its largest subprocess's, as if they had peaked together, which a
+    method waiting for its subprocess does; 0 for subprocesses peaking below an earlier run's in the same
+    process, which only a reused Ray worker or the inline executor have."""
+    limit, peak_mb = spec.resources.memory_mb, own_mb + subprocess_mb
     if limit is not None and peak_mb > limit:
-        raise MemoryError(f"peak resident memory of {peak_mb:.0f} MB exceeded its resources.mem "
-                          f"of {spec.resources.mem}")
+        within = f" ({own_mb:.0f} MB in the run's process and {subprocess_mb:.0f} MB in its largest subprocess)"
+        raise MemoryError(f"peak resident memory of {peak_mb:.0f} MB{within if subprocess_mb else ''} exceeded "
+                          f"its resources.mem of {spec.resources.mem}")
 
 
 def _is_out_of_memory(exc: BaseException) -> bool:
@@ -170,21 +186,33 @@ def _write_atomically(content: Any, path: Path, write: Callable[[Any, Path], Non
 
 
 @contextmanager
-def _logging_to(path: Path) -> Iterator[logging.Logger]:
-    """The run's logger, and the process's stdout/stderr (C-level too), into the run's log file, capped
-    once the run ends."""
-    log = logging.getLogger(f"harness.run.{path.stem}")
+def _logging_to(path: Path, output: OutputPump | None) -> Iterator[logging.Logger]:
+    """The run's logger, and the process's stdout/stderr (C-level too, and so its subprocesses'), through the
+    pipe of `output` (else one of the run's own) into the run's log, capped as it is written."""
+    pump = output if output is not None else OutputPump()
+    try:
+        with pump.capturing(path), _redirected(pump.write_end, f"harness.run.{path.stem}") as log:
+            yield log
+    finally:
+        if pump is not output:
+            pump.close()
+
+
+@contextmanager
+def _redirected(pipe: int, logger: str) -> Iterator[logging.Logger]:
+    """The run's logger `logger`, and this process's fds 1 and 2, writing to `pipe` while the block runs."""
+    log = logging.getLogger(logger)
     log.setLevel(logging.INFO)
     log.propagate = False
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    with path.open("a", encoding="utf-8") as sink:
-        os.dup2(sink.fileno(), 1)
-        os.dup2(sink.fileno(), 2)
+    with open(os.dup(pipe), "w", encoding="utf-8") as stream:
+        handler = logging.StreamHandler(stream)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        log.addHandler(handler)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        os.dup2(pipe, 1)
+        os.dup2(pipe, 2)
         try:
             yield log
         finally:
@@ -195,5 +223,3 @@ def _logging_to(path: Path) -> Iterator[logging.Logger]:
             os.close(saved[0])
             os.close(saved[1])
             log.removeHandler(handler)
-            handler.close()
-            cap_log(path)

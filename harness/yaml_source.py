@@ -8,7 +8,10 @@ A suite is plain data, so before anything is built the event stream is checked f
 would exhaust the stack or memory, or run constructors a suite never needs: explicit tags
 (`!!python/...`, `!foo`, `!!binary`), nesting deeper than `MAX_DEPTH`, an alias inside the
 block it names (a cycle), and aliases that expand the file far past its own size (a
-"billion laughs": 342 bytes that would build 1.5 GB).
+"billion laughs": 342 bytes that would build 1.5 GB). Text that UTF-8 cannot encode (a lone
+surrogate, "\\ud800") is refused too: a name holding one failed later, in the store or a file name.
+The file itself must be a regular file under `harness.limits.max_suite_bytes` (parsing is linear
+but slow: 1 MiB of method entries takes about 7 s).
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from typing import Any
 import yaml
 
 from harness.errors import SuiteError
+from harness.limits import MAX_SUITE_BYTES_ENV, max_suite_bytes
+from harness.regular_files import FileTooLarge, NotAPlainFile, read_plain_file
 
 Location = tuple[Any, ...]
 
@@ -58,12 +63,7 @@ class YamlSource:
 
 def load_yaml(path: str | Path) -> YamlSource:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SuiteError("suite file does not exist", file=path, hint="Check the path.") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"cannot read the suite file ({exc})", file=path) from None
+    text = _suite_text(path)
     try:
         _check_events(text, path)
         loader = _SuiteLoader(text)
@@ -88,6 +88,23 @@ def load_yaml(path: str | Path) -> YamlSource:
             else "Check the indentation and quoting around this position.",
         ) from None
     return source
+
+
+def _suite_text(path: Path) -> str:
+    """The suite file's text: a regular file (a link to one is fine) within the size cap, in UTF-8."""
+    limit = max_suite_bytes()
+    try:
+        return read_plain_file(path, limit, follow_symlinks=True).decode("utf-8")
+    except FileNotFoundError:
+        raise SuiteError("suite file does not exist", file=path, hint="Check the path.") from None
+    except FileTooLarge as exc:
+        raise SuiteError(f"the suite file is too large to read: {exc}", file=path,
+                         hint=f"Suites are a few KB; split this one (`extends:` shares a base), or raise the cap "
+                              f"with {MAX_SUITE_BYTES_ENV}=<bytes> if you mean it.") from None
+    except NotAPlainFile as exc:
+        raise SuiteError(f"cannot read the suite file: {exc}", file=path, hint="Give a suite file's path.") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SuiteError(f"cannot read the suite file ({exc})", file=path) from None
 
 
 class _SuiteLoader(yaml.SafeLoader):
@@ -121,6 +138,7 @@ def _check_events(text: str, path: Path) -> None:
                 raise _refusal(path, event, f"YAML tag '{tag}' is not allowed in a suite file",
                                "Suites are plain data: remove the tag, and quote the value if it must be text.")
             if isinstance(event, yaml.ScalarEvent):
+                _check_encodable(event, path)
                 total += 1 + len(event.value)
                 if event.anchor is not None:
                     weights[event.anchor] = 1 + len(event.value)
@@ -137,6 +155,19 @@ def _check_events(text: str, path: Path) -> None:
         if total > limit:
             raise _refusal(path, event, f"anchors and aliases expand this file past {limit:,} values and "
                            "characters (a 'billion laughs')", "Alias only small blocks, and not aliases of aliases.")
+
+
+def _check_encodable(event: yaml.ScalarEvent, path: Path) -> None:
+    """A scalar UTF-8 can encode: YAML's "\\ud800" escape builds a lone surrogate, which no file, name or store
+    column can hold."""
+    if event.value.isascii():
+        return
+    try:
+        event.value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _refusal(path, event, f"the text holds the lone surrogate \\u{ord(event.value[exc.start]):04x}, "
+                       "which cannot be written as UTF-8", "Write the character itself (the file is UTF-8), or "
+                       "\\U0001F600 style escapes for one beyond \\uFFFF, not a pair of \\u escapes.") from None
 
 
 def _refusal(path: Path, item: yaml.Event | yaml.Node, message: str, hint: str) -> SuiteError:

@@ -1,6 +1,6 @@
 """`python -m harness.cli`, as the tests start a fresh process."""
 import sys
 
-from harness.cli import main
+from harness.entry_point import main
 
 sys.exit(main())

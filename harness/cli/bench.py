@@ -35,9 +35,12 @@ def handle(args: argparse.Namespace) -> int:
     if args.out is None:
         raise HarnessError("counting instructions needs --out FILE.json", field="--out",
                            hint="Give the file to write, or --base REF to gate wall times against a commit.")
+    from harness.output_paths import writing_outputs
+
     counts = count_benchmarks(selection, Path.cwd())
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(counts.model_dump_json(indent=2) + "\n")
+    with writing_outputs(args.out):
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(counts.model_dump_json(indent=2) + "\n")
     print(f"wrote {args.out}: {len(counts.benchmarks)} benchmark(s)")
     return 0
 
@@ -46,11 +49,13 @@ def _alternate(args: argparse.Namespace, selection: list[str]) -> int:
     import json
     from dataclasses import asdict
 
+    from harness.output_paths import writing_outputs
     from harness.wall_alternation import alternate
 
     timings = alternate(args.base, selection, Path.cwd(), args.rounds)
     for timing in timings:
         print(timing.line())
     if args.out is not None:
-        args.out.write_text(json.dumps([asdict(t) | {"verdict": t.verdict} for t in timings], indent=1) + "\n")
+        with writing_outputs(args.out):
+            args.out.write_text(json.dumps([asdict(t) | {"verdict": t.verdict} for t in timings], indent=1) + "\n")
     return 1 if any(t.verdict in ("regressed", "missing") for t in timings) else 0

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.cli.options import add_comparison_output, add_data_root, load_plugins
+from harness.output_paths import writing_outputs
 
 if TYPE_CHECKING:
     from harness.comparison import Comparison
@@ -59,8 +60,9 @@ def emit_comparison(comparison: Comparison, args: argparse.Namespace) -> int:
     if args.out is None:
         print(render(comparison, outcome, args.format), end="")
         return outcome.exit_code
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(comparison, outcome, args.format))
+    with writing_outputs(args.out):
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(render(comparison, outcome, args.format))
     print(render(comparison, outcome, "text"), end="")
     print(f"wrote {args.out}")
     return outcome.exit_code

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from harness.cli.options import add_data_root, add_store, load_plugins
 from harness.errors import HarnessError
+from harness.output_paths import writing_outputs
 from harness.record_json import RecordJson
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from harness.results import export_frame
+    from harness.spreadsheet_cells import quoted_text
     from harness.store import Store
 
     load_plugins(args)
@@ -36,11 +38,12 @@ def handle(args: argparse.Namespace) -> int:
         frame = export_frame(_exported_runs(store, args.suite, args.data_root))
         if frame.empty:
             raise _nothing_to_export(store, args.suite)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    if args.format == "parquet":
-        frame.to_parquet(args.out, index=False)
-    else:
-        frame.to_csv(args.out, index=False)
+    with writing_outputs(args.out):
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        if args.format == "parquet":
+            frame.to_parquet(args.out, index=False)
+        else:
+            quoted_text(frame).to_csv(args.out, index=False)  # names as text, not formulas, in a spreadsheet
     print(f"wrote {len(frame)} runs to {args.out}")
     return 0
 

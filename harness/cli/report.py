@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness.cli.options import add_suite, at_least, load_plugins
+from harness.output_paths import writing_outputs
 
 if TYPE_CHECKING:
     from harness.reporting.model import ReportData
@@ -41,6 +42,7 @@ def with_reproduction(data: "ReportData", path: Path) -> "ReportData":
 
 
 def handle(args: argparse.Namespace) -> int:
+    from harness.file_names import file_safe
     from harness.reporting.load import load_report
     from harness.reporting.render import parse_formats, write_report
     from harness.reproduce import REPRODUCTION_FILE
@@ -48,9 +50,10 @@ def handle(args: argparse.Namespace) -> int:
     load_plugins(args)
     formats = parse_formats(args.format)
     data = load_report(args.suite, args.store, args.data_root, args.interval, args.bootstrap, args.runs)
-    out = args.out or args.store.parent / "reports" / data.suite.suite
+    out = args.out or args.store.parent / "reports" / file_safe(data.suite.suite)
     data = with_reproduction(data, out / REPRODUCTION_FILE)
-    written = write_report(data, out, formats)
+    with writing_outputs(out):
+        written = write_report(data, out, formats)
     print(f"report of suite {data.suite.suite} ({data.provenance.runs} runs) written to {out}/: "
           + ", ".join(p.name for p in written))
     return 0

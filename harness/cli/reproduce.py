@@ -45,5 +45,8 @@ def handle(args: argparse.Namespace) -> int:
     print(f"suite {stored.suite.suite}: {len(result.runs)} of {len(stored.records)} stored runs re-run: "
           + ", ".join(f"{n} {outcome}" for outcome, n in counts.items()))
     if args.out is not None:
-        write_reproduction(result, args.out)
+        from harness.output_paths import writing_outputs
+
+        with writing_outputs(args.out):
+            write_reproduction(result, args.out)
     return 1 if counts["outside"] or counts["failed"] else 0

@@ -14,7 +14,8 @@ HELP = "run every planned run that is not stored yet"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_suite(parser)
     parser.add_argument("--executor", default="local", help="inline | local (default) | ray | slurm | a registered one")
-    parser.add_argument("--jobs", "-j", type=at_least(1), default=1, help="parallel worker processes (local executor)")
+    parser.add_argument("--jobs", "-j", type=at_least(1), default=1,
+                        help="parallel worker processes (local executor); at most one per CPU and per queued run")
     parser.add_argument("--force", action="store_true", help="re-run runs that are already stored")
     parser.add_argument("--retry-failed", action="store_true", help="re-run stored runs that failed")
     parser.add_argument("--retries", type=at_least(0), default=0,

@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from harness.cli.options import add_data_root, load_plugins
+from harness.output_paths import writing_outputs
 
 NAME = "site"
 HELP = "build a static leaderboard site (index, a page per suite, a page per method) from runs; runs nothing"
@@ -47,7 +48,9 @@ def handle(args: argparse.Namespace) -> int:
     explain_sources = {data.suite.suite: explain_source(source.suite_file, source.runs_file, args.store,
                                                         args.data_root, args.plugin)
                        for source, data in zip(sources, reports, strict=True)}  # one report per source, in order
-    written = write_site(site, args.out, site_footer(built_from), plots=args.plots, explain_sources=explain_sources)
+    with writing_outputs(args.out):
+        written = write_site(site, args.out, site_footer(built_from), plots=args.plots,
+                             explain_sources=explain_sources)
     print(f"site of {len(site.suites)} suites and {len(site.methods)} methods ({len(written)} pages) written to "
           f"{args.out}/ in {time.perf_counter() - started:.1f} s: open {args.out / 'index.html'}")
     return 0

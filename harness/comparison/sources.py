@@ -17,6 +17,7 @@ import pandas as pd
 from harness.comparison.errors import ComparisonError
 from harness.record_json import RecordJson
 from harness.results import ENVIRONMENT_COLUMNS, json_mapping, records_frame
+from harness.spreadsheet_cells import unquoted_text
 from harness.store import Store
 from harness.suite_runs import newest_positions
 
@@ -115,7 +116,7 @@ def _read_export(data: bytes, name: str, source: str) -> pd.DataFrame:
         raise ComparisonError(f"{source} is not a .csv or .parquet export", hint=_HINT)
     try:
         if suffix == ".csv":
-            frame = pd.read_csv(io.BytesIO(data), dtype={c: "string" for c in _TEXT_COLUMNS})
+            frame = unquoted_text(pd.read_csv(io.BytesIO(data), dtype={c: "string" for c in _TEXT_COLUMNS}))
         else:
             frame = pd.read_parquet(io.BytesIO(data))
     except (ValueError, OSError, UnicodeDecodeError) as exc:  # pandas' and pyarrow's parse errors are ValueErrors

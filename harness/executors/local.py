@@ -6,7 +6,11 @@ and the next, whose clock starts only when the worker takes it up. A run that ex
 its worker killed; a worker that dies (segfault, SIGKILL, OOM killer) has its run recorded as crashed;
 a run whose worker tree holds more resident memory than its `resources.mem` has the tree killed and is
 recorded as oom; either way a new worker takes its place, the run it held next goes back to the queue,
-and the suite goes on. Workers die with their coordinator, even when it is SIGKILLed.
+and the suite goes on. A worker also leaves after a run that started subprocesses: the peak memory of its
+subprocesses, which the run's memory check adds (`harness.worker`), can only be told apart per run in a worker
+that had none before. A run's processes end with it and with its coordinator, even when that is SIGKILLed
+(`harness.executors.process_tree`); its output comes through a pipe whose read end the coordinator holds
+too, so the log of a worker that died mid-run still ends with its last words (`harness.run_log`).
 """
 from __future__ import annotations
 
@@ -17,17 +21,19 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import recv_handle, send_handle
 from typing import Any
 
 from harness.environment import gpu_names
 from harness.errors import HarnessError
 from harness.executors.base import (THREAD_VARIABLES, ExecutionSettings, Executor, RunEvent, RunFinished, RunStarted,
                                     failure_record)
-from harness.executors.process_tree import die_with_parent, kill_tree, resident_mb
+from harness.executors.process_tree import (die_with_parent, end_children, group_keeper, kill_group, kill_tree,
+                                            lead_own_group, resident_mb)
 from harness.run_spec import RunSpec
 from harness.record import RunRecord, Status, utc_now
 from harness.run_folders import ExecutionFiles
-from harness.run_log import cap_log
+from harness.run_log import OutputPump, drain, finish_log
 
 # How often a busy worker's memory is looked at: listing a process tree reads all of /proc (about 2 ms
 # here), and a fast allocation can overshoot `resources.mem` for at most this long.
@@ -39,17 +45,20 @@ _HELD_PER_WORKER = 2
 
 def worker_main(conn: Connection, coordinator: int) -> None:
     """A worker: import the harness, receive its set-up (GPU, threads, settings), then execute each run it
-    receives and send back its record, until the coordinator kills it. The set-up comes late so that a
-    worker can start before the coordinator has planned the suite (see `spawn_worker`)."""
+    receives and send back its record with whether it leaves now, until the coordinator kills it. The set-up
+    comes late so that a worker can start before the coordinator has planned the suite (see `spawn_worker`)."""
     die_with_parent(coordinator)
+    lead_own_group()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the coordinator owns Ctrl-C
     import faulthandler
 
     faulthandler.enable()  # a segfault's stack lands in the run's log (fd 2 points there during a run)
+    from harness.measure import subprocess_peak_mb
     from harness.parquet import preload
     from harness.registry import load_plugin_file
     from harness.worker import execute  # the harness's own imports load no numpy: thread variables still apply
 
+    output = OutputPump()
     try:
         gpu, threads, settings = conn.recv()
         if gpu is not None:
@@ -60,8 +69,14 @@ def worker_main(conn: Connection, coordinator: int) -> None:
             load_plugin_file(plugin)
         preload()
         conn.send("ready")
+        send_handle(conn, output.read_end, coordinator)
         while True:
-            conn.send(execute(conn.recv(), settings.artifacts, settings.environment))
+            spec, before = conn.recv(), subprocess_peak_mb()
+            record = execute(spec, settings.artifacts, settings.environment, output, end_subprocesses=end_children)
+            leaves = subprocess_peak_mb() > before  # a later run's subprocesses, peaking lower, would not show
+            conn.send((record, leaves))
+            if leaves:
+                os._exit(0)
     except (EOFError, BrokenPipeError):
         return  # the coordinator is gone (where no death signal stopped us first): end quietly
 
@@ -74,6 +89,8 @@ class Worker:
         self.process = mp.Process(target=worker_main, args=(child, os.getpid()), daemon=True)
         self.process.start()
         child.close()
+        self.keeper = group_keeper(self.process.pid)
+        self.output: int | None = None  # the read end of the worker's output pipe, sent once it is ready
         self.ready = False  # set by the worker's first message, once its imports are done
         self.held: deque[RunSpec] = deque()
         self.started_at = ""
@@ -90,7 +107,13 @@ class Worker:
     def check_ready(self) -> bool:
         """Timeouts start once a worker is ready, so a slow interpreter start never eats a run's time."""
         if self.conn.poll():
-            self.ready = self.conn.recv() == "ready"
+            try:
+                self.conn.recv()  # "ready", then the read end of its output pipe
+                self.output = recv_handle(self.conn)
+                os.set_inheritable(self.output, False)
+                self.ready = True
+            except (EOFError, OSError):
+                pass  # it died meanwhile: seen as a death next time round
         elif not self.process.is_alive():
             raise HarnessError(f"a worker process could not start (exit code {self.process.exitcode})",
                                hint="Run with --executor inline to see the error.")
@@ -123,11 +146,22 @@ class Worker:
         used = resident_mb(self.process.pid)
         return used if used > limit else None
 
-    def kill(self) -> None:
+    def kill(self) -> bytes:
+        """SIGKILL the worker, its descendants and its process group, and return what its output pipe still held:
+        the last words of a run it was executing."""
         if self.process.is_alive():
             kill_tree(self.process.pid)
+        kill_group(self.process.pid)
         self.process.join(timeout=5)
+        self.keeper.kill()
+        self.keeper.communicate()  # reaps it and closes its stdin
         self.conn.close()
+        if self.output is None:
+            return b""
+        left = drain(self.output)  # its writers are dead; one that left the worker's group will not be waited for
+        os.close(self.output)
+        self.output = None
+        return left
 
 
 def spawn_worker() -> Worker:
@@ -195,29 +229,31 @@ class LocalExecutor(Executor):
     def _collect(self, worker: Worker, spec: RunSpec) -> RunEvent | None:
         if worker.conn.poll():
             try:
-                return RunFinished(spec, worker.conn.recv())
+                record, leaves = worker.conn.recv()
             except (EOFError, OSError):
                 pass  # the worker died mid-send: a crash, handled below
+            else:
+                if leaves:
+                    worker.kill()
+                return RunFinished(spec, record)
         if not worker.process.is_alive() or worker.conn.closed:
-            worker.process.join(timeout=5)
-            return RunFinished(spec, self._failure(spec, "crashed", _death_reason(worker.process.exitcode),
-                                                   worker.started_at))
+            return RunFinished(spec, self._failure(worker, spec, "crashed", _death_reason(worker.process.exitcode)))
         if (used := worker.resident_mb_over_limit()) is not None:
-            worker.kill()
             message = (f"used {used:.0f} MB of resident memory, above its resources.mem of {spec.resources.mem}; "
                        "its worker was killed")
-            return RunFinished(spec, self._failure(spec, "oom", message, worker.started_at))
+            return RunFinished(spec, self._failure(worker, spec, "oom", message))
         if time.monotonic() > worker.deadline:
-            worker.kill()
             message = f"exceeded the timeout of {spec.timeout:g} s; its worker was killed"
-            return RunFinished(spec, self._failure(spec, "timeout", message, worker.started_at))
+            return RunFinished(spec, self._failure(worker, spec, "timeout", message))
         return None
 
-    def _failure(self, spec: RunSpec, status: Status, error: str, started_at: str) -> RunRecord:
+    def _failure(self, worker: Worker, spec: RunSpec, status: Status, error: str) -> RunRecord:
+        """Kill `worker` (dead already, for a crash) and record its run as failed with `status`."""
+        last_words = worker.kill()
         files = ExecutionFiles.of(self.settings.artifacts, spec)
-        cap_log(files.log)  # the worker that would have capped it is gone
+        finish_log(files.log, last_words)  # the worker that would have finished it is gone
         log = files.named_in_record(files.log) if files.log.is_file() else None
-        return failure_record(spec, status, error, started_at, log, self.settings)
+        return failure_record(spec, status, error, worker.started_at, log, self.settings)
 
     def cancel(self) -> None:
         """Kill every worker: an idle one has nothing left to write, and waiting for its interpreter to

@@ -1,4 +1,5 @@
-"""CSV of every cell, measured and cited, one row each, for spreadsheets and re-plotting."""
+"""CSV of every cell, measured and cited, one row each, for spreadsheets and re-plotting (names that look
+like formulas quoted: `harness.spreadsheet_cells`)."""
 from __future__ import annotations
 
 import pandas as pd
@@ -7,6 +8,7 @@ from harness.aggregates import Estimate
 from harness.reporting.aggregates import AggregateReport
 from harness.reporting.layout import table
 from harness.reporting.model import ReportData
+from harness.spreadsheet_cells import quoted_text
 
 COLUMNS = ["source", "method", "dataset", "metric", "kind", "higher_is_better", "mean", "std", "n", "ci_low",
            "ci_high", "n_nonfinite", "failed_runs", "rank", "bootstrap_stderr", "run_ids", "cited_from", "delta"]
@@ -38,7 +40,7 @@ def cells_frame(data: ReportData) -> pd.DataFrame:
 
 
 def render_csv(data: ReportData) -> str:
-    return cells_frame(data).to_csv(index=False)
+    return quoted_text(cells_frame(data)).to_csv(index=False)
 
 
 AGGREGATE_COLUMNS = ["method", "statistic", "versus", "estimate", "ci_low", "ci_high", "metric", "datasets", "reps",
@@ -53,7 +55,8 @@ def render_aggregates_csv(report: AggregateReport) -> str:
     rows += [{"method": i.method, "statistic": "probability_of_improvement", "versus": i.rival,
               **_estimate_columns(i.estimate, i.missing)} for i in report.improvements]
     frame = pd.DataFrame(rows, columns=AGGREGATE_COLUMNS)
-    return frame.assign(metric=block.metric, datasets=" ".join(report.datasets), reps=block.reps).to_csv(index=False)
+    frame = frame.assign(metric=block.metric, datasets=" ".join(report.datasets), reps=block.reps)
+    return quoted_text(frame).to_csv(index=False)
 
 
 def _estimate_columns(found: Estimate | None, missing: str) -> dict[str, float | str | None]:

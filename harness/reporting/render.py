@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.claim_registry import write_registration_file
 from harness.record_json import RecordJson
@@ -17,6 +18,10 @@ from harness.curves import CURVES_FILE, curves_export
 from harness.errors import HarnessError
 from harness.file_names import file_safe
 from harness.reporting.model import ReportData
+from harness.spreadsheet_cells import quoted_text
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = ("md", "tex", "csv", "html", "png", "pdf")
 
@@ -54,7 +59,7 @@ def write_report(data: ReportData, out: Path, formats: tuple[str, ...]) -> list[
         if data.aggregates is not None:
             write("aggregates.csv", render_aggregates_csv(data.aggregates))
         if data.curves:
-            write(CURVES_FILE, curves_export(data.curves).to_csv(index=False))
+            write(CURVES_FILE, quoted_text(curves_export(data.curves)).to_csv(index=False))
         registered = next((c.registration.registration for c in data.claims if c.registration.registration), None)
         if (kept := write_registration_file(out, registered)) is not None:  # beside runs.csv, which it speaks for
             written.append(kept)
@@ -78,8 +83,20 @@ def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> 
 
     from harness.reporting.plots import figures
 
+    # Labels are names from suites and plugins, drawn as written: a method named `$\frac{a$` was parsed as
+    # mathtext and stopped the report. Matplotlib's switch for literal text turns that off (the plots draw no
+    # mathtext of their own), and TeX, which a user's matplotlibrc can switch on, would trip over `_` and `%`.
+    # The figures are drawn as they are saved, so the switch holds until then, for tick labels too.
+    with plt.rc_context({"text.parse_math": False, "text.usetex": False}):
+        return _drawn(figures(data), out, written, save)
+
+
+def _drawn(figures: dict[str, Figure], out: Path, written: list[Path], save: set[str]) -> dict[str, bytes]:
+    """Each figure's PNG bytes, saved as files in the formats of `save`; the figures are closed."""
+    import matplotlib.pyplot as plt
+
     pngs = {}
-    for name, figure in figures(data).items():
+    for name, figure in figures.items():
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
         pngs[name] = buffer.getvalue()
@@ -97,4 +114,4 @@ def _plots(data: ReportData, out: Path, written: list[Path], save: set[str]) -> 
 def _runs_csv(records: tuple[RecordJson, ...]) -> str:
     from harness.results import export_frame
 
-    return export_frame(records).sort_values(["method", "dataset", "seed"]).to_csv(index=False)
+    return quoted_text(export_frame(records).sort_values(["method", "dataset", "seed"])).to_csv(index=False)

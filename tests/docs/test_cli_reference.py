@@ -32,6 +32,7 @@ def test_the_reference_has_a_section_with_every_option_of_every_subcommand():
         for action in generator.arguments(sub):
             assert all(spelling in section for spelling in action.option_strings or [generator.metavar(action)])
     run_section = text.split("## harness run\n", 1)[1].split("\n## ", 1)[0]
-    assert "| `--jobs, -j JOBS` | `1` | parallel worker processes (local executor) |" in run_section
+    assert ("| `--jobs, -j JOBS` | `1` | parallel worker processes (local executor); at most one per CPU and per "
+            "queued run |") in run_section
     assert "| `--retries RETRIES` | `0` |" in run_section  # a zero default is shown, not taken for unset
     assert "95% interval over seeds" in text  # argparse's %% printed as --help prints it

@@ -10,7 +10,7 @@ import time
 import psutil
 import pytest
 
-from harness.run_log import cap_log
+from harness.run_log import CappedLog, finish_log
 from harness.store import Store
 from tests.harness.test_resume import _harness, _stored
 
@@ -66,20 +66,54 @@ def test_a_run_printing_megabytes_keeps_a_capped_log_with_its_first_and_last_lin
     assert "bytes of this log were dropped" in text
 
 
-def test_cap_log_keeps_head_and_tail_and_counts_what_it_dropped(tmp_path):
+def _nonblocking_pipe() -> tuple[int, int]:
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    return read_end, write_end
+
+
+def _write_capped(log, data: bytes, chunk: int = 7, finish: bool = True) -> int:
+    """`data` written to the capped log `log` (100 bytes of head, 100 of tail, parts of 25) through a pipe, as
+    a run's output is, `chunk` bytes at a time, and the log finished unless its writer dies first (`finish`);
+    returns the most bytes its files held on disk at once."""
+    read_end, write_end = _nonblocking_pipe()
+    capped, largest = CappedLog(log, head=100, tail=100, part=25), 0
+    for start in range(0, len(data), chunk):
+        os.write(write_end, data[start:start + chunk])
+        capped.take(read_end)
+        largest = max(largest, sum(p.stat().st_size for p in log.parent.rglob("*") if p.is_file()))
+    if finish:
+        capped.close()
+    os.close(read_end)
+    os.close(write_end)
+    return largest
+
+
+def test_a_capped_log_keeps_head_and_tail_and_counts_what_it_dropped(tmp_path):
     log = tmp_path / "run.log"
-    log.write_bytes(b"a" * 100 + b"b" * 1000 + b"c" * 100)
-    cap_log(log, head=100, tail=100)
+    largest = _write_capped(log, b"a" * 100 + b"b" * 1000 + b"c" * 100)
     head, marker, tail = log.read_bytes().split(b"\n", 2)
     assert head == b"a" * 100 and tail == b"c" * 100
     assert b"1000 bytes of this log were dropped" in marker
+    assert largest <= 100 + 100 + 25, "the head, the tail and the part being written"
+    assert list(tmp_path.iterdir()) == [log]
 
 
-def test_cap_log_leaves_a_small_log_alone(tmp_path):
+def test_a_capped_log_leaves_a_small_log_whole(tmp_path):
     log = tmp_path / "run.log"
-    log.write_bytes(b"short\n")
-    cap_log(log, head=100, tail=100)
-    assert log.read_bytes() == b"short\n"
+    _write_capped(log, bytes(range(200)))
+    assert log.read_bytes() == bytes(range(200))
+    assert list(tmp_path.iterdir()) == [log]
+
+
+def test_a_log_finished_after_its_worker_died_ends_with_its_last_words(tmp_path):
+    log = tmp_path / "run.log"
+    _write_capped(log, b"a" * 100 + b"b" * 1000, finish=False)  # the worker is killed: its log is left in parts
+    finish_log(log, b"segfault", tail=100, part=25)
+    text = log.read_bytes()
+    assert text.startswith(b"a" * 100) and text.endswith(b"b" * 92 + b"segfault")
+    assert b"908 bytes of this log were dropped" in text
+    assert list(tmp_path.iterdir()) == [log]
 
 
 SPAWNING_SUITE = _toy_suite("spawning", "timeout: 3s", "spawns: {impl: spawn_and_hang}")

@@ -2,18 +2,15 @@
 and never a write into a file that is not a healthy harness store."""
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from harness.errors import StoreError
-from harness.store import Store
+from harness.store import SCHEMA, Store
+from tests.harness.read_only import read_only
 
 SQLITE_HEADER = 100
 
@@ -101,32 +98,10 @@ def test_reading_a_store_never_writes_to_it(cli, stored, tmp_path):
     assert store.read_bytes() == before
 
 
-@contextmanager
-def _read_only(folder: Path) -> Iterator[None]:
-    """The folder and its files made unwritable: by permissions, or for root (whom permissions do not stop)
-    by the immutable attribute; skips where neither is possible."""
-    paths = [*folder.iterdir(), folder]
-    if os.geteuid() != 0:
-        for path in paths:
-            path.chmod(0o555 if path.is_dir() else 0o444)
-        try:
-            yield
-        finally:
-            for path in paths:
-                path.chmod(0o755 if path.is_dir() else 0o644)
-        return
-    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", *map(str, paths)]).returncode != 0:
-        pytest.skip("running as root without chattr +i: nothing can make the store read-only")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
-
-
 def test_read_commands_read_a_store_in_a_read_only_folder(cli, stored, tmp_path):
     suite, store = stored
     shutil.rmtree(store.parent / f"{store.stem}-runs")
-    with _read_only(store.parent):
+    with read_only(store.parent):
         for command in ("plan", "export", "report"):
             code, out, err = cli(*_commands(suite, store, store)[command])
             assert code == 0, err
@@ -159,7 +134,7 @@ def test_a_store_being_created_is_ours_between_any_two_of_its_statements(tmp_pat
             result = statement(db, sql, *args)
             if not peer_opening and any(word in sql for word in creating):
                 peer_opening.append(True)
-                store_open.open_store_file(path, read_only=True).close()  # raises if the file looks foreign
+                store_open.open_store_file(path, True, SCHEMA).close()  # raises if the file looks foreign or half-made
                 peer_opening.clear()
                 checked.append(sql)
             return result
