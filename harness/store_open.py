@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from harness.errors import StoreError
 from harness.record import RECORD_SCHEMA_VERSION
+from harness.regular_files import file_kind
 from harness.run_folders import runs_folder
 from harness.store_locks import lock_holders
 
@@ -292,7 +293,7 @@ def _check_file(path: Path) -> None:
     if stat.S_ISDIR(info.st_mode):
         raise StoreError(f"store {path} is a folder, not a file", hint="Pass --store with a file path.")
     if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"store {path} is not a regular file (a {_kind(info.st_mode)})",
+        raise StoreError(f"store {path} is not a regular file (it is {file_kind(info.st_mode)})",
                          hint="Pass --store with the path of a file.")
     try:
         with path.open("rb") as handle:
@@ -312,12 +313,6 @@ def _page_size(header: bytes) -> int:
     SQLite's smallest, so the size check cannot divide by zero."""
     size = int.from_bytes(header[16:18], "big") if len(header) >= 18 else 0
     return 65536 if size == 1 else size if size >= 512 and size & (size - 1) == 0 else 512
-
-
-def _kind(mode: int) -> str:
-    kinds = {stat.S_ISFIFO: "named pipe", stat.S_ISCHR: "character device", stat.S_ISBLK: "block device",
-             stat.S_ISSOCK: "socket"}
-    return next((name for test, name in kinds.items() if test(mode)), "special file")
 
 
 def _make_folder(path: Path) -> None:
