@@ -3,13 +3,15 @@
 A method named `=HYPERLINK(...)` in `runs.csv`, `table.csv` or a `harness export` would run as a formula when
 the file is opened in a spreadsheet (CSV injection). So a text cell starting with `=`, `+`, `-`, `@`, a tab
 or a carriage return is written with a leading `'`, which spreadsheets show as text. The harness reads its
-own CSV files back (`harness report --runs`, `compare`): `unquoted_text` removes that quote, and a cell that
+own CSV files back (`harness report --runs`, `compare`, the families' table scripts through `read_harness_csv`):
+`unquoted_text` removes that quote, and a cell that
 already starts with quotes before such a character is written with one more, so every name reads back as
 it was. Numbers are never quoted (-0.5 stays a number), and other cells are written as they are.
 """
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +40,14 @@ def quoted_text(frame: pd.DataFrame) -> pd.DataFrame:
 def unquoted_text(frame: pd.DataFrame) -> pd.DataFrame:
     """`frame`, read from a CSV file the harness wrote, with its text cells as they were before `quoted_text`."""
     return _map_text(frame, unquote_cell)
+
+
+def read_harness_csv(path: str | Path, **options: Any) -> pd.DataFrame:
+    """A CSV file the harness wrote (`runs.csv`, `table.csv`, `curves.csv`), its names as they were: what a
+    script reading a report's tables calls instead of `pandas.read_csv`."""
+    import pandas as pd
+
+    return unquoted_text(pd.read_csv(path, **options))
 
 
 def _map_text(frame: pd.DataFrame, cell: Any) -> pd.DataFrame:

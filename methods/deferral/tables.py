@@ -9,9 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 from harness.reporting.paper_tables import tables_per_dataset
+from harness.spreadsheet_cells import read_harness_csv
 
 T_L2D_1 = ("accuracy", "mse", "consult_cost", "total_cost", "regret", "cost_auc")
 T_L2D_3 = ("share_model", "share_expert1", "share_expert2", "share_expert3", "share_expert4", "share_expert5",
@@ -19,7 +18,7 @@ T_L2D_3 = ("share_model", "share_expert1", "share_expert2", "share_expert3", "sh
 
 
 def main(argv: list[str]) -> None:
-    cells = pd.read_csv(argv[0])
+    cells = read_harness_csv(argv[0])
     first = tables_per_dataset(cells, T_L2D_1,
                                "T-L2D-1: accuracy (MSE), consultation cost, total cost, regret, curve area")
     third = tables_per_dataset(cells, T_L2D_3,

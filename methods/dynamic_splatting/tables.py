@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.reporting.paper_tables import mean_with_interval
+from harness.spreadsheet_cells import read_harness_csv
 
 T_US_2 = (("psnr_extreme", "PSNR", 2), ("ssim_extreme", "SSIM", 3), ("mpsnr_extreme", "mPSNR", 2),
           ("mssim_extreme", "mSSIM", 3), ("epe_occluded", "occluded EPE", 3), ("epe", "EPE", 3),
@@ -40,7 +41,7 @@ def toy_table(cells: pd.DataFrame) -> str:
 
 
 def main(argv: list[str]) -> None:
-    Path(argv[1]).write_text(toy_table(pd.read_csv(argv[0])), encoding="utf-8")
+    Path(argv[1]).write_text(toy_table(read_harness_csv(argv[0])), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -15,10 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-import pandas as pd
-
 from harness.record_json import MeasurementJson, RecordJson
 from harness.results import records_of_export
+from harness.spreadsheet_cells import read_harness_csv
 
 HEADER = "| Tasks | Version | Filter | n-shot | Metric | | Value | | Stderr | seed sd | runs |"
 
@@ -73,7 +72,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m methods.lm_eval_tasks.lm_eval_table RUNS_CSV OUT_MD", file=sys.stderr)
         return 3
     runs, out = Path(argv[0]), Path(argv[1])
-    records = records_of_export(pd.read_csv(runs), str(runs))
+    records = records_of_export(read_harness_csv(runs), str(runs))
     out.write_text(layout(records, str(records[0]["suite"]) if records else runs.parent.name), encoding="utf-8")
     print(f"lm-eval layout written to {out}")
     return 0

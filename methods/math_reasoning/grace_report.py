@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from harness.spreadsheet_cells import read_harness_csv
 from harness.store import DEFAULT_STORE, Store
 
 # suite method -> (column, sign that turns the stored lower-is-better score into the reported quantity)
@@ -27,7 +28,7 @@ COLUMNS = {"teacher_accuracy": ("teacher acc", -1.0), "g_norm": ("G-Norm", 1.0),
 
 def teacher_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> pd.DataFrame:
     """One row per teacher (pool order): scores averaged over seeds, student accuracy, and the run ids used."""
-    runs = pd.read_csv(runs_csv)
+    runs = read_harness_csv(runs_csv)
     runs = runs[(runs["status"] == "ok") & runs["method"].isin(COLUMNS)]
     if runs.empty:
         raise ValueError(f"{runs_csv} has no finished run of {', '.join(COLUMNS)}: "

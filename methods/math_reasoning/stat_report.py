@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from harness.spreadsheet_cells import read_harness_csv
 from harness.store import DEFAULT_STORE, Store
 from methods.math_reasoning import generator
 from methods.math_reasoning.training_task import TEST_SEED
@@ -41,7 +42,7 @@ def mean_ci(values: np.ndarray) -> str:
 
 
 def table3(runs_csv: str | Path) -> str:
-    runs = pd.read_csv(runs_csv)
+    runs = read_harness_csv(runs_csv)
     runs = runs[runs["status"] == "ok"]
     missing = [c for _, c in COLUMNS if c not in runs.columns]
     if missing:
@@ -61,7 +62,7 @@ def table3(runs_csv: str | Path) -> str:
 
 def skill_table(runs_csv: str | Path, store: str | Path = DEFAULT_STORE) -> str:
     """ID accuracy (%) on the test problems containing each skill, per method (mean over seeds)."""
-    runs = pd.read_csv(runs_csv)
+    runs = read_harness_csv(runs_csv)
     runs = runs[runs["status"] == "ok"]
     rows = []
     with Store(store, read_only=True) as stored:

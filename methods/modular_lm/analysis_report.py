@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from harness.spreadsheet_cells import read_harness_csv
 from harness.store import DEFAULT_STORE, Store
 from methods.common.corpus import DOMAINS, CorpusConfig
 from methods.modular_lm.data import GeneratedSource
@@ -27,7 +28,7 @@ MIXTURES = ("micro", "mob")
 
 def scored_runs(runs_csv: str | Path, store: str | Path) -> dict[str, list[tuple[int, ScoredRun]]]:
     """Per method, (seed, scored run) of every finished run in `runs_csv`."""
-    runs = pd.read_csv(runs_csv)
+    runs = read_harness_csv(runs_csv)
     runs = runs[runs["status"] == "ok"]
     if runs.empty:
         raise ValueError(f"{runs_csv} has no finished run: give the runs.csv of a micro suite's report")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.reporting.paper_tables import mean_with_interval
+from harness.spreadsheet_cells import read_harness_csv
 
 COLUMNS = (("success_rate", "SR (%)", 1), ("similarity", "Sim", 3), ("sr_x_sim", "SR×Sim", 1))
 
@@ -41,7 +42,7 @@ def layout(cells: pd.DataFrame, title: str) -> str:
 
 
 def main(argv: list[str]) -> None:
-    cells = pd.read_csv(argv[0])
+    cells = read_harness_csv(argv[0])
     Path(argv[1]).write_text(layout(cells, argv[2] if len(argv) > 2 else "T-DePO-1 layout"), encoding="utf-8")
 
 

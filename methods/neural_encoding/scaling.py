@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from harness.spreadsheet_cells import read_harness_csv
 
 METRIC = "pop_stim_r"
 
@@ -100,7 +101,7 @@ def report(runs: pd.DataFrame, metric: str = METRIC) -> str:
 
 
 def main(argv: list[str]) -> None:
-    Path(argv[1]).write_text(report(pd.read_csv(argv[0])), encoding="utf-8")
+    Path(argv[1]).write_text(report(read_harness_csv(argv[0])), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from harness.spreadsheet_cells import read_harness_csv
 from harness.stats import bootstrap_interval, summarize
 
 PAPER_SLOPE = 0.5  # the paper's sqrt(m) law (abstract; a figure, no table)
@@ -103,7 +104,8 @@ def report(runs: pd.DataFrame, seq_len: int | None = None) -> str:
 
 
 def main(argv: list[str]) -> None:
-    Path(argv[1]).write_text(report(pd.read_csv(argv[0]), int(argv[2]) if len(argv) > 2 else None), encoding="utf-8")
+    runs = read_harness_csv(argv[0])
+    Path(argv[1]).write_text(report(runs, int(argv[2]) if len(argv) > 2 else None), encoding="utf-8")
 
 
 if __name__ == "__main__":

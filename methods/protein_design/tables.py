@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.reporting.paper_tables import tables_per_dataset
+from harness.spreadsheet_cells import read_harness_csv
 
 T_PA_1 = ("recovery", "designability", "solubility", "developability", "instability", "pi", "aromaticity",
           "hypervolume", "win_rate", "kl_reference", "diversity")
@@ -49,14 +50,14 @@ def plot_round_paths(paths: pd.DataFrame, out: Path) -> None:
 
 def main(argv: list[str]) -> None:
     report, out = Path(argv[0]), Path(argv[1])
-    cells = pd.read_csv(report / "table.csv")
+    cells = read_harness_csv(report / "table.csv")
     if cells["metric"].isin(T_PA_3).any():
         out.write_text(tables_per_dataset(cells, T_PA_3, "T-PA-3: HP-lattice inverse folding, exact designability"),
                        encoding="utf-8")
         return
     text = tables_per_dataset(cells, T_PA_1,
                               "T-PA-1: recovery, designability, developability, hypervolume, win rate, KL")
-    paths = round_paths(pd.read_csv(report / "curves.csv"), pd.read_csv(report / "runs.csv"))
+    paths = round_paths(read_harness_csv(report / "curves.csv"), read_harness_csv(report / "runs.csv"))
     rounds = paths.round(3).to_csv(index=False)
     out.write_text(f"{text}\n# T-PA-2: mean training objectives per round (pareto_rounds.png)\n\n```\n{rounds}```\n",
                    encoding="utf-8")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.spreadsheet_cells import read_harness_csv
 from harness.stats import summarize
 
 FIGURES = {"measure.cpu_s": "CPU seconds per run", "metric.step_ms": "wall ms per environment step"}
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", default="ppo")
     parser.add_argument("--method", action="append", dest="methods")
     args = parser.parse_args(argv)
-    runs = pd.read_csv(args.runs)
+    runs = read_harness_csv(args.runs)
     methods = args.methods or sorted(set(runs["method"]) - {args.baseline})
     args.out.write_text(markdown(overhead_table(runs, args.baseline, methods), args.baseline), encoding="utf-8")
 

@@ -14,6 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+from harness.spreadsheet_cells import read_harness_csv
 
 from methods.visual_reasoning.metrics import SCALING  # noqa: E402
 from methods.visual_reasoning.puzzle import DIFFICULTIES, TASKS  # noqa: E402
@@ -62,7 +63,7 @@ def plot(cells: pd.DataFrame, out: Path) -> None:
 
 
 def main(argv: list[str]) -> None:
-    plot(pd.read_csv(argv[0]), Path(argv[1]))
+    plot(read_harness_csv(argv[0]), Path(argv[1]))
 
 
 if __name__ == "__main__":

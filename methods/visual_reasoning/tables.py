@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.reporting.paper_tables import mean_with_interval
+from harness.spreadsheet_cells import read_harness_csv
 
 from methods.visual_reasoning.puzzle import DIFFICULTIES
 
@@ -57,7 +58,7 @@ def cited_table(cells: pd.DataFrame) -> str:
 
 
 def main(argv: list[str]) -> None:
-    cells = pd.read_csv(argv[0])
+    cells = read_harness_csv(argv[0])
     Path(argv[1]).write_text(synthetic_table(cells) + "\n" + cited_table(cells), encoding="utf-8")
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from harness.spreadsheet_cells import read_harness_csv
 
 MODELS = {"opt_6_7b": "OPT-6.7B", "llama_2_7b": "Llama-2-7B", "llama_3_1_8b": "Llama-3.1-8B",
           "llama_2_13b": "Llama-2-13B"}
@@ -25,7 +26,7 @@ def memory_breakdown_plot(runs_csv: str | Path, out: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    runs = pd.read_csv(runs_csv)
+    runs = read_harness_csv(runs_csv)
     missing = [f"metric.{c}" for _, c in PARTS if f"metric.{c}" not in runs.columns]
     if missing:
         raise ValueError(f"{runs_csv} lacks {missing[0]}: give the runs.csv of the zo_memory suite's report")

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from harness.comparison.sources import read_export
-from harness.spreadsheet_cells import quote_cell, quoted_text, unquote_cell, unquoted_text
+from harness.spreadsheet_cells import quote_cell, quoted_text, read_harness_csv, unquote_cell, unquoted_text
 from tests.conftest import TOY_SUITE
 
 FORMULA_NAMES = ["=cmd", "+x", "-y", "@z"]
@@ -53,6 +53,8 @@ def test_names_that_look_like_formulas_are_quoted_in_csv_files_and_read_back_unc
     again = tmp_path / "again"
     assert cli("report", str(suite), "--runs", str(report / "runs.csv"), "--format", "csv", "--out", str(again))[0] == 0
     assert (again / "table.csv").read_text() == (report / "table.csv").read_text()
+    for written in (report / "runs.csv", report / "table.csv"):  # as the families' table scripts read them
+        assert set(read_harness_csv(written)["method"]) == set(FORMULA_NAMES), written
 
 
 @pytest.mark.parametrize(("text", "written"), [
