@@ -22,8 +22,10 @@ FLOOR = -0.9
 BOX = (0.1, 0.1)  # the control primitives' exponents: near-boxes
 JITTER = 0.15
 # Separate random streams per seed: flow and classifier training shapes, the test shapes behind the controls,
-# and the real shapes the realism metrics compare against.
-TRAIN_STREAM, TEST_STREAM, REFERENCE_STREAM = 0, 1, 2
+# the real shapes the realism metrics compare against, a second draw of real shapes (the `real_shapes` method:
+# the Fréchet floor at the test set's size), and validation controls (where the baselines' strength grids were
+# chosen, never on the test controls).
+TRAIN_STREAM, TEST_STREAM, REFERENCE_STREAM, REAL_STREAM, VALIDATION_STREAM = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)

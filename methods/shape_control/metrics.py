@@ -1,18 +1,21 @@
 """Shape metrics: pure functions of point clouds, occupancy grids and feature sets, and the family's `Metric`s
 over a run's `ScoredShapes`.
 
-Faithfulness to the control: Chamfer-L2 (the sum of the two directed means of squared nearest-neighbour
-distances; some papers halve it), F-score at `DELTA` (Tatarchenko et al., 2019: the harmonic mean of the share
-of generated points within DELTA of the control and of control points within DELTA of the generated shape), and
-voxel IoU. Realism: the Fréchet distance between Gaussians fitted to the shape classifier's features of the
-generated shapes and of real ones (FID's formula, as pytorch-fid computes it), and the voxel Jaccard distance
-(1 - IoU) from each generated shape to its nearest training shape. Nearest neighbours come from
+Faithfulness, to the control and to the true shape it was derived from (generated data): Chamfer-L2 (the sum
+of the two directed means of squared nearest-neighbour distances; some papers halve it), F-score at `DELTA`
+(Tatarchenko et al., 2019: the harmonic mean of the share of generated points within DELTA of the target and of
+target points within DELTA of the generated shape), and voxel IoU. Realism: the Fréchet distance between
+Gaussians fitted to the shape classifier's features of the generated shapes and of real ones (FID's formula, as
+pytorch-fid computes it), and the voxel Jaccard distance (1 - IoU) from each generated shape to its nearest
+training shape. Nearest neighbours come from
 scipy.spatial.cKDTree.
 """
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import linalg
@@ -24,12 +27,34 @@ DELTA = 0.1  # in the units of [-1, 1]^3: under one voxel (0.125) at 16^3
 
 
 @dataclass(frozen=True)
-class ScoredShapes:
-    """(N,) per-shape figures (NaN where a shape has no occupancy) and the set's Fréchet distance."""
+class Faithfulness:
+    """(N,) per-shape Chamfer-L2, F-score and voxel IoU against one target per shape (NaN where unmeasured: IoU
+    without voxels, any of them without a target)."""
 
     chamfer: np.ndarray
     fscore: np.ndarray
     iou: np.ndarray
+
+    @classmethod
+    def unmeasured(cls, count: int) -> "Faithfulness":
+        return cls(np.full(count, np.nan), np.full(count, np.nan), np.full(count, np.nan))
+
+    def measure(self, i: int, points: np.ndarray, grid: np.ndarray | None, target_points: np.ndarray,
+                target_grid: np.ndarray) -> None:
+        """Shape i's three figures against a target's surface points and voxels (IoU only when it has voxels)."""
+        self.chamfer[i] = chamfer_l2(points, target_points)
+        self.fscore[i] = fscore(points, target_points)
+        if grid is not None:
+            self.iou[i] = voxel_iou(grid, target_grid)
+
+
+@dataclass(frozen=True)
+class ScoredShapes:
+    """Per-shape faithfulness to the control and to the true shape, (N,) nearest-training distances (NaN where a
+    shape has no occupancy) and the set's Fréchet distance."""
+
+    control: Faithfulness
+    true: Faithfulness
     nn_distance: np.ndarray
     frechet: float
 
@@ -88,16 +113,13 @@ def _mean(values: np.ndarray) -> float:
     return float("nan") if np.isnan(values).all() else float(np.nanmean(values))
 
 
-def mean_chamfer(run: ScoredShapes) -> float:
-    return _mean(run.chamfer)
+def mean_faithfulness(target: str, figure: str, run: ScoredShapes) -> float:
+    """The mean of one faithfulness figure ('chamfer', 'fscore', 'iou') against `target` ('control', 'true')."""
+    return _mean(getattr(getattr(run, target), figure))
 
 
-def mean_fscore(run: ScoredShapes) -> float:
-    return _mean(run.fscore)
-
-
-def mean_iou(run: ScoredShapes) -> float:
-    return _mean(run.iou)
+def _faithfulness(target: str, figure: str) -> Callable[[ScoredShapes], float]:
+    return partial(mean_faithfulness, target, figure)  # a partial of a module function pickles
 
 
 def set_frechet(run: ScoredShapes) -> float:
@@ -108,11 +130,19 @@ def mean_nn_distance(run: ScoredShapes) -> float:
     return _mean(run.nn_distance)
 
 
-CHAMFER_L2 = Metric("chamfer_l2", mean_chamfer, higher_is_better=False,
-                    description="mean Chamfer-L2 to the control's surface (faithfulness)")
-FSCORE = Metric("fscore", mean_fscore, higher_is_better=True,
-                description=f"mean F-score at {DELTA} to the control's surface (faithfulness)")
-IOU = Metric("iou", mean_iou, higher_is_better=True, description="mean voxel IoU with the control (faithfulness)")
+TRUE_NOTE = "the generated shape the control was derived from; NaN for your own controls"
+CHAMFER_L2 = Metric("chamfer_l2", _faithfulness("control", "chamfer"), higher_is_better=False,
+                    description="mean Chamfer-L2 to the control's surface (faithfulness to the control)")
+FSCORE = Metric("fscore", _faithfulness("control", "fscore"), higher_is_better=True,
+                description=f"mean F-score at {DELTA} to the control's surface (faithfulness to the control)")
+IOU = Metric("iou", _faithfulness("control", "iou"), higher_is_better=True,
+             description="mean voxel IoU with the control (faithfulness to the control)")
+CHAMFER_TRUE = Metric("chamfer_true", _faithfulness("true", "chamfer"), higher_is_better=False,
+                      description=f"mean Chamfer-L2 to the true shape's surface ({TRUE_NOTE})")
+FSCORE_TRUE = Metric("fscore_true", _faithfulness("true", "fscore"), higher_is_better=True,
+                     description=f"mean F-score at {DELTA} to the true shape's surface ({TRUE_NOTE})")
+IOU_TRUE = Metric("iou_true", _faithfulness("true", "iou"), higher_is_better=True,
+                  description=f"mean voxel IoU with the true shape ({TRUE_NOTE})")
 FRECHET = Metric("frechet", set_frechet, higher_is_better=False,
                  description="Fréchet distance of shape-classifier features to real shapes (realism)")
 NN_DISTANCE = Metric("nn_distance", mean_nn_distance, higher_is_better=False,

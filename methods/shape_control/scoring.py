@@ -17,18 +17,18 @@ import pandas as pd
 
 from methods.shape_control.classifier import shape_features
 from methods.shape_control.data import Control
-from methods.shape_control.metrics import (ScoredShapes, chamfer_l2, frechet_distance, fscore, nearest_jaccard_distance,
-                                           voxel_iou)
+from methods.shape_control.metrics import Faithfulness, ScoredShapes, frechet_distance, nearest_jaccard_distance
 from methods.shape_control.surface import surface_points
 
 
 @dataclass(frozen=True)
 class ShapeTruth:
-    """The controls (voxels and surface points), the classifier and the real shapes' features, the training
-    shapes."""
+    """The controls (voxels and surface points), the true shapes' surface points (generated data only), the
+    classifier and the real shapes' features, the training shapes."""
 
     controls: Mapping[str, Control]
     points: Mapping[str, np.ndarray]
+    true_points: Mapping[str, np.ndarray]
     classifier: Any
     reference_features: np.ndarray
     training: np.ndarray
@@ -52,13 +52,15 @@ def decode_points(text: str) -> np.ndarray:
 
 
 def scored_shapes(truth: ShapeTruth, predictions: pd.DataFrame) -> ScoredShapes:
-    """Per-shape faithfulness and nearest-training distance; the Fréchet distance over the shapes with voxels
+    """Per-shape faithfulness (to the control, and to the true shape where there is one) and nearest-training
+    distance; the Fréchet distance over the shapes with voxels
     (NaN with fewer than two). `predictions` is checked (one row per control); an empty cell (a CSV's empty
     field reads as NaN) means "not given". A `ValueError` names a shape with neither voxels nor points."""
     rows = predictions.set_index("shape").loc[list(truth.controls)].reset_index()
     resolution = truth.training.shape[1]
     count = len(rows)
-    chamfer, score, iou = np.full(count, np.nan), np.full(count, np.nan), np.full(count, np.nan)
+    control = Faithfulness.unmeasured(count)
+    true = Faithfulness.unmeasured(count)
     grids: list[np.ndarray] = []
     with_grid = np.zeros(count, dtype=bool)
     for i, (name, occupancy, points_text) in enumerate(zip(rows["shape"], rows["occupancy"], rows["points"],
@@ -70,10 +72,11 @@ def scored_shapes(truth: ShapeTruth, predictions: pd.DataFrame) -> ScoredShapes:
             points = surface_points(grid, name)
         else:
             raise ValueError(f"shape '{name}' has neither occupancy nor points")
-        chamfer[i] = chamfer_l2(points, truth.points[name])
-        score[i] = fscore(points, truth.points[name])
+        control.measure(i, points, grid, truth.points[name], truth.controls[name].grid)
+        true_grid = truth.controls[name].truth
+        if true_grid is not None:
+            true.measure(i, points, grid, truth.true_points[name], true_grid)
         if grid is not None:
-            iou[i] = voxel_iou(grid, truth.controls[name].grid)
             grids.append(grid)
             with_grid[i] = True
     nn_distance = np.full(count, np.nan)
@@ -83,7 +86,7 @@ def scored_shapes(truth: ShapeTruth, predictions: pd.DataFrame) -> ScoredShapes:
         nn_distance[with_grid] = nearest_jaccard_distance(stacked, truth.training)
         if len(grids) >= 2:
             frechet = frechet_distance(shape_features(truth.classifier, stacked), truth.reference_features)
-    return ScoredShapes(chamfer, score, iou, nn_distance, frechet)
+    return ScoredShapes(control, true, nn_distance, frechet)
 
 
 def _given(cell: object) -> bool:

@@ -14,10 +14,11 @@ from methods.shape_control.task import ControlInputs, Generated, GeneratedShape
 
 
 def flow_samples(inputs: ControlInputs, t0: float, steps: int, seed: int) -> Generated:
-    """One flow sample per control started at t0 (1: from pure noise), seeded by the run's seed."""
+    """One flow sample per control started at t0 (1: from pure noise) by the seed's flow, seeded by the run's
+    seed."""
     from methods.shape_control.flow import sdedit
 
-    model = load_flow(inputs.source.models.flow_dir)
+    model = load_flow(inputs.flow_dir)
     grids = sdedit(model, inputs.control_grids(), t0, steps, np.random.default_rng(seed))
     return {control.id: GeneratedShape(grid=grid) for control, grid in zip(inputs.controls, grids, strict=True)}
 

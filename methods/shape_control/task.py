@@ -1,16 +1,18 @@
 """The contract `shape_control.controlled_generation`: generate a shape for each coarse control (SpaceControl's
 test-time spatial control, arXiv 2512.05343, in miniature).
 
-A method sees the seed's controls (their superquadrics and voxels) and the dataset's trained flow generator and
+A method sees the seed's controls (their superquadrics and voxels), the seed's trained flow generator and the
 training shapes; it returns one generated shape per control, as voxels and/or surface points. The predictions
 table (`predictions_schema`) holds them encoded, so stored runs and users' shapes are re-scored by the same code:
-faithfulness to the control (Chamfer-L2, F-score, voxel IoU) and realism (Fréchet distance of classifier features
-to the seed's real shapes, Jaccard distance to the nearest training shape).
+faithfulness to the control (Chamfer-L2, F-score, voxel IoU) and to the true shape the control was derived from
+(the same three, `*_true`; NaN for your own controls, which have none), and realism (Fréchet distance of
+classifier features to the seed's real shapes, Jaccard distance to the nearest training shape).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,11 +41,13 @@ Generated = dict[str, GeneratedShape]  # control id -> its generated shape
 
 @dataclass(frozen=True)
 class ControlInputs:
-    """The seed's controls and the source (its trained models, training shapes and any recorded shapes)."""
+    """The seed's controls, the seed's trained flow, and the source (its models, training shapes and any recorded
+    shapes)."""
 
     source: ShapeSource
     seed: int
     controls: tuple[Control, ...]
+    flow_dir: Path
 
     def control_grids(self) -> np.ndarray:
         return np.stack([control.grid for control in self.controls])
@@ -75,9 +79,10 @@ class ControlledGeneration(Task):
         truth = ShapeTruth(
             controls={c.id: c for c in controls},
             points={c.id: surface_points(c.grid, c.id) for c in controls},
+            true_points={c.id: surface_points(c.truth, c.id) for c in controls if c.truth is not None},
             classifier=model, reference_features=shape_features(model, data.reference_grids(seed)),
             training=data.models.training_grids())
-        return Instance(inputs=ControlInputs(data, seed, controls), truth=truth)
+        return Instance(inputs=ControlInputs(data, seed, controls, data.models.flow_dir(seed)), truth=truth)
 
     def tiny_instance(self, seed: int) -> Instance:
         """Six controls, 48 reference shapes, a flow and a classifier trained on 300 shapes in seconds; the real
