@@ -10,6 +10,7 @@ names the file and says how to recover.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import stat
@@ -82,9 +83,7 @@ def _check_tables(db: "StoreConnection", path: Path, schema: str) -> bool:
         return False
     if "runs" not in present:
         raise damaged_store(path, "it has no `runs` table")
-    with closing(sqlite3.connect(":memory:")) as scratch:
-        expected = _table_columns(scratch, schema)
-    for table, columns in expected.items():
+    for table, columns in _schema_columns(schema).items():
         kind = present.get(table)
         if kind is None:
             continue
@@ -95,6 +94,13 @@ def _check_tables(db: "StoreConnection", path: Path, schema: str) -> bool:
             raise damaged_store(path, f"its `{table}` table has the columns {', '.join(found)}, not "
                                       f"{', '.join(columns)}")
     return True
+
+
+@functools.cache
+def _schema_columns(schema: str) -> dict[str, list[str]]:
+    """The columns of every table `schema` creates, made once per process in a scratch database."""
+    with closing(sqlite3.connect(":memory:")) as scratch:
+        return _table_columns(scratch, schema)
 
 
 def _table_columns(db: sqlite3.Connection, schema: str | None, *tables: str) -> dict[str, list[str]]:
