@@ -22,12 +22,31 @@ def scorer_config(params: ScorerParams) -> ScorerConfig:
     return ScorerConfig(**{name: getattr(params, name) for name in ScorerConfig.__dataclass_fields__})
 
 
-def entity_scorer(inputs: AllocationInputs, params: ScorerParams, seed: int) -> Scorer:
+# The training cost scales that trace a learned method's accuracy-cost curve (T-L2D-2: a sweep of beta): from
+# the experts free (0: the most reliable entities) to 16 times their cost (the free fixed model and the cheapest).
+COST_SWEEP = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+
+
+def entity_scorer(inputs: AllocationInputs, params: ScorerParams, seed: int, cost_scale: float | None = None
+                  ) -> Scorer:
     """The Top-k L2D scorer over the entities, trained on the train part's realised costs
-    c_j = loss_j + cost_scale * beta_j; one per (data, settings, seed) in a process, whatever k is used."""
+    c_j = loss_j + cost_scale * beta_j (`cost_scale`: the params' unless given); one per (data, settings,
+    cost scale, seed) in a process, whatever k is used."""
     train = inputs.train
-    costs = entity_costs(inputs.kind, train.answers, train.y, inputs.costs, params.cost_scale)
+    scale = params.cost_scale if cost_scale is None else cost_scale
+    costs = entity_costs(inputs.kind, train.answers, train.y, inputs.costs, scale)
     return shared_scorer(features(train.x, train.model_output), costs, scorer_config(params), seed)
+
+
+def reliability(inputs: AllocationInputs, params: ScorerParams, seed: int, x: np.ndarray,
+                model_output: np.ndarray) -> np.ndarray:
+    """(n, E) vote weights: each entity's estimated chance of being right at x, the softmax of a scorer trained
+    on the train part's losses alone (cost_scale 0; its population softmax decreases with E[loss_j | x]), so
+    ties are broken by reliability and not by the cost-laden routing score. Equal weights for regression (the
+    spec's plain average)."""
+    if inputs.kind == "regression":
+        return np.ones((x.shape[0], inputs.num_entities))
+    return softmax(entity_scorer(inputs, params, seed, cost_scale=0.0).scores(features(x, model_output)))
 
 
 def top_k(scores: np.ndarray, k: np.ndarray | int) -> np.ndarray:

@@ -8,13 +8,14 @@ fixed, so an expert's expected loss is its realised loss and the oracle is the h
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from harness import DataError
+from methods.deferral.data import checked_budgets
 from methods.deferral.experts import RecordedExperts
 from methods.deferral.problem import DeferralProblem, Kind
 
@@ -35,7 +36,7 @@ def read_table(path: Path) -> pd.DataFrame:
 def load_expert_table(path: Path, experts_path: Path | None = None, kind: Kind = "classification",
                       costs: Mapping[str, float] | None = None, model_cost: float = 0.0, id_column: str = "id",
                       label_column: str = "label", feature_prefix: str = "feature_",
-                      expert_prefix: str = "expert_") -> DeferralProblem:
+                      expert_prefix: str = "expert_", budgets: Sequence[float] | None = None) -> DeferralProblem:
     path = Path(path)
     samples = read_table(path)
     _require_columns(samples, path, [id_column, label_column])
@@ -63,7 +64,8 @@ def load_expert_table(path: Path, experts_path: Path | None = None, kind: Kind =
         y = _numbers(samples[label_column], path)
         predictions = np.column_stack([_numbers(answers[c], experts_file) for c in expert_columns])
     panel = RecordedExperts(predictions, names, beta, kind)
-    return DeferralProblem(path.stem, kind, x, y, panel, model_cost, ids=samples[id_column].to_numpy())
+    return DeferralProblem(path.stem, kind, x, y, panel, model_cost, ids=samples[id_column].to_numpy(),
+                           budgets=checked_budgets(budgets))
 
 
 def _require_columns(table: pd.DataFrame, path: Path, columns: list[str]) -> None:

@@ -15,6 +15,17 @@ BUNDLED: dict[str, Kind] = {"digits": "classification", "wine": "classification"
                             "breast_cancer": "classification", "diabetes": "regression"}
 # Specialists' accuracy on their own / other classes, and their noise std on their own / other region.
 DEFAULT_COMPETENCE = {"classification": (0.9, 0.5), "regression": (0.3, 1.0)}
+MAX_BUDGETS = 3  # the *_at_budget_1..3 metrics
+
+
+def checked_budgets(budgets: Sequence[float] | None) -> tuple[float, ...]:
+    """A dataset's consultation budgets (mean summed beta per query) for the *_at_budget_* metrics, checked."""
+    values = tuple(budgets or ())
+    if len(values) > MAX_BUDGETS or any(isinstance(b, bool) or not isinstance(b, (int, float)) or b < 0
+                                        for b in values):
+        raise DataError(f"budgets must list at most {MAX_BUDGETS} non-negative numbers, got {budgets!r}",
+                        field="budgets")
+    return tuple(float(b) for b in values)
 
 
 def specialist_panel(kind: Kind, y: np.ndarray, experts: int, strong: float | None, weak: float | None,
@@ -47,7 +58,7 @@ def specialist_panel(kind: Kind, y: np.ndarray, experts: int, strong: float | No
 
 def load_bundled(name: str, experts: int = 4, strong: float | None = None, weak: float | None = None,
                  costs: Sequence[float] | None = None, generalist: float | None = None, generalist_cost: float = 0.2,
-                 model_cost: float = 0.0) -> DeferralProblem:
+                 model_cost: float = 0.0, budgets: Sequence[float] | None = None) -> DeferralProblem:
     """A scikit-learn bundled set (digits, wine, breast_cancer; diabetes for regression, its target
     standardised) with a panel of synthetic specialists."""
     from sklearn import datasets as sklearn_datasets
@@ -59,7 +70,7 @@ def load_bundled(name: str, experts: int = 4, strong: float | None = None, weak:
     x = np.asarray(bunch.data, dtype=np.float64)
     y = bunch.target.astype(np.int64) if kind == "classification" else _standardised(bunch.target)
     panel = specialist_panel(kind, y, experts, strong, weak, costs, generalist, generalist_cost)
-    return DeferralProblem(name, kind, x, y, panel, model_cost)
+    return DeferralProblem(name, kind, x, y, panel, model_cost, budgets=checked_budgets(budgets))
 
 
 def _standardised(target: np.ndarray) -> np.ndarray:
@@ -70,7 +81,8 @@ def _standardised(target: np.ndarray) -> np.ndarray:
 def gaussian_mixture(num_samples: int = 1200, num_classes: int = 6, dims: int = 8, separation: float = 3.0,
                      experts: int = 4, strong: float | None = None, weak: float | None = None,
                      costs: Sequence[float] | None = None, generalist: float | None = None,
-                     generalist_cost: float = 0.2, model_cost: float = 0.0, seed: int = 0) -> DeferralProblem:
+                     generalist_cost: float = 0.2, model_cost: float = 0.0, seed: int = 0,
+                     budgets: Sequence[float] | None = None) -> DeferralProblem:
     """One unit-variance Gaussian per class, equally likely, class means drawn with typical distance
     `separation`; the exact posterior P(y | x) comes with the samples, so the expected costs are exact."""
     if num_samples < 4 * num_classes or num_classes < 2 or dims < 1:
@@ -84,4 +96,5 @@ def gaussian_mixture(num_samples: int = 1200, num_classes: int = 6, dims: int = 
     posterior = np.exp(log_density - log_density.max(axis=1, keepdims=True))
     posterior /= posterior.sum(axis=1, keepdims=True)
     panel = specialist_panel("classification", y, experts, strong, weak, costs, generalist, generalist_cost)
-    return DeferralProblem(f"mixture-{num_classes}x{dims}", "classification", x, y, panel, model_cost, posterior)
+    return DeferralProblem(f"mixture-{num_classes}x{dims}", "classification", x, y, panel, model_cost, posterior,
+                           budgets=checked_budgets(budgets))

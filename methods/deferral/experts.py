@@ -26,6 +26,7 @@ class Specialists:
     weak: float
     costs: np.ndarray
     generalist: float | None = None
+    draws: bool = field(default=True, init=False)  # answers drawn anew from the competence map
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -97,6 +98,7 @@ class RecordedExperts:
     names: tuple[str, ...]
     costs: np.ndarray
     kind: Kind
+    draws: bool = field(default=False, init=False)  # fixed answers: their expected loss is their loss
 
     def answers(self, rows: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return self.predictions[rows]

@@ -2,7 +2,7 @@
 `harness plan` check a suite without importing a method."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,7 @@ class ScorerParams(MethodParams):
     """The learned scorer and its surrogate (methods.deferral.scorer); `cost_scale` multiplies every beta_j
     in the training costs, which traces a method's accuracy-cost curve over a sweep of beta (T-L2D-2)."""
 
+    version: ClassVar[str] = "2"  # majority vote with reliability ties, a selector part, the beta-sweep curves
     tiny = {"epochs": 20}
     hidden: int = Field(0, ge=0, description="hidden width of the scorer's MLP; 0: linear (logistic regression)")
     epochs: int = Field(300, ge=1)
@@ -25,7 +26,6 @@ class ScorerParams(MethodParams):
 
 class TopKParams(ScorerParams):
     k: int = Field(2, ge=1, description="entities consulted per query")
-    vote: Literal["weighted", "majority"] = "weighted"
 
 
 class TopKxParams(ScorerParams):
@@ -49,4 +49,6 @@ class BestSingleParams(MethodParams):
 
 
 class OracleParams(MethodParams):
-    k: int = Field(1, ge=1)
+    version: ClassVar[str] = "2"
+    k: int | None = Field(None, ge=1, description="the Bayes top-k by expected cost; None: the best set of any "
+                                                   "size under the task's vote (set_costs)")

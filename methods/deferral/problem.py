@@ -26,6 +26,11 @@ class ExpertPanel(Protocol):
     def costs(self) -> np.ndarray:
         """(J,) beta_j"""
 
+    @property
+    def draws(self) -> bool:
+        """True: answers are drawn anew, right with the competence map's probability and otherwise a wrong
+        label drawn uniformly (classification) or the target plus zero-mean noise (regression); False: fixed."""
+
     def answers(self, rows: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """(len(rows), J) predictions of each expert on the dataset rows `rows` whose labels are `y`."""
 
@@ -46,6 +51,7 @@ class DeferralProblem:
     model_cost: float = 0.0    # beta_0, the fixed model's cost per query
     posterior: np.ndarray | None = None  # (n, C) exact P(y | x) (generated mixtures); None: y is a function of x
     ids: np.ndarray | None = None        # the file's sample ids (bring-your-own), else row numbers
+    budgets: tuple[float, ...] = ()      # mean consultation costs the *_at_budget_* metrics read the curve at
 
     @property
     def num_classes(self) -> int:
@@ -69,19 +75,23 @@ class Part:
 
 @dataclass(frozen=True)
 class AllocationInputs:
-    """What a deferral method may see: labelled train and validation parts, the test features with the fixed
-    model's outputs (the model answers every query), entity names and costs. `test_expected_costs` is the
-    exact E[c_j | x] on the test samples, for the Bayes oracle alone (`hide_test_labels` randomises it)."""
+    """What a deferral method may see: labelled train, selector and validation parts, the test features with
+    the fixed model's outputs (the model answers every query), entity names and costs. The train part trains
+    scorers, the selector part Top-k(x)'s selector alone, the validation part sets thresholds and scores
+    variants. `test_expected_costs` (the exact E[c_j | x]) and `test_best_sets` (the set of any size with the
+    lowest exact expected cost, `set_costs`) are for the Bayes oracle alone (`hide_test_labels` randomises them)."""
 
     kind: Kind
     num_classes: int
     entities: tuple[str, ...]
     costs: np.ndarray          # (E,) beta per entity, model first
     train: Part
+    selector: Part
     val: Part
     test_x: np.ndarray
     test_model_output: np.ndarray
     test_expected_costs: np.ndarray  # (n_test, E)
+    test_best_sets: np.ndarray       # bool (n_test, E)
 
     @property
     def num_entities(self) -> int:
@@ -112,3 +122,6 @@ class AllocationTruth:
     answers: np.ndarray           # (n_test, E) entity answers (column 0: the fixed model)
     expert_expected_loss: np.ndarray  # (n_test, J) exact E[loss_j | x]
     posterior: np.ndarray | None  # (n_test, C) or None (labels are functions of x)
+    expert_class_loss: np.ndarray | None = None  # (n_test, C, J) E[loss_j | x, y = c], with a posterior
+    answers_drawn: bool = True    # the panel's `draws`: expert answers are random given y (else fixed)
+    budgets: tuple[float, ...] = ()

@@ -15,7 +15,7 @@ from methods.deferral.surrogate import Surrogate, deferral_surrogate
 if TYPE_CHECKING:
     import torch
 
-_CACHE_SIZE = 16
+_CACHE_SIZE = 64  # linear scorers are small; a suite cycles through 8 cost scales per (data, seed)
 
 
 @dataclass(frozen=True)

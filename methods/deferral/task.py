@@ -24,7 +24,8 @@ from methods.deferral.base_model import fit_fixed_model
 from methods.deferral.losses import expected_model_loss
 from methods.deferral.metrics import OperatingPoint, ScoredAllocation
 from methods.deferral.problem import MODEL, Allocation, AllocationInputs, AllocationTruth, DeferralProblem, Part
-from methods.deferral.splits import four_parts, split_spec
+from methods.deferral.set_costs import expected_set_costs, set_members
+from methods.deferral.splits import split_parts, split_spec
 
 
 class DeferralAllocation(Task):
@@ -48,8 +49,9 @@ class DeferralAllocation(Task):
         spec = split_spec(split)
         rng = np.random.default_rng(seed)
         strata = data.y if data.kind == "classification" else np.zeros(data.y.size, dtype=np.int64)
-        model_rows, train, val, test = four_parts(strata, spec, rng)
-        for name, rows in (("model", model_rows), ("train", train), ("val", val), ("test", test)):
+        model_rows, train, selector, val, test = split_parts(strata, spec, rng)
+        for name, rows in (("model", model_rows), ("train", train), ("selector", selector), ("val", val),
+                           ("test", test)):
             if rows.size == 0:
                 raise DataError(f"dataset '{data.name}': the {name} part of the split is empty", field="split",
                                 hint="Use more samples or larger fractions.")
@@ -69,14 +71,21 @@ class DeferralAllocation(Task):
         expert_loss = data.panel.expected_loss(test, data.y[test], posterior)
         model_loss = expected_model_loss(data.kind, answers[test, 0], data.y[test], posterior)
         expected = np.column_stack([model_loss, expert_loss]) + costs[None, :]
+        class_loss = None if posterior is None else np.stack(
+            [data.panel.expected_loss(test, np.full(test.size, label), None) for label in range(data.num_classes)],
+            axis=1)
+        truth = AllocationTruth(data.kind, data.num_classes, entities, costs, data.sample_ids[test], data.y[test],
+                                answers[test], expert_loss, posterior, class_loss, data.panel.draws, data.budgets)
 
         def part(rows: np.ndarray) -> Part:
             return Part(x[rows], data.y[rows], answers[rows], outputs[rows])
 
-        inputs = AllocationInputs(data.kind, data.num_classes, entities, costs, part(train), part(val), x[test],
-                                  outputs[test], expected)
-        truth = AllocationTruth(data.kind, data.num_classes, entities, costs, data.sample_ids[test], data.y[test],
-                                answers[test], expert_loss, posterior)
+        set_costs = truth_set_costs(truth, answers[test, 0])
+        best_sets = np.zeros(expected.shape, dtype=bool)
+        for row, mask in enumerate(set_costs.argmin(axis=1)):
+            best_sets[row, set_members(len(entities))[mask]] = True
+        inputs = AllocationInputs(data.kind, data.num_classes, entities, costs, part(train), part(selector),
+                                  part(val), x[test], outputs[test], expected, best_sets)
         return Instance(inputs=inputs, truth=truth)
 
     def tiny_instance(self, seed: int) -> Instance:
@@ -86,18 +95,20 @@ class DeferralAllocation(Task):
         return self.instance(gaussian_mixture(num_samples=240, num_classes=4, dims=4, experts=3, seed=seed), {}, seed)
 
     def hide_test_labels(self, inputs: AllocationInputs, rng: np.random.Generator) -> AllocationInputs:
-        """The exact expected test costs (the oracle's knowledge) replaced by noise."""
-        return replace(inputs, test_expected_costs=rng.random(inputs.test_expected_costs.shape))
+        """The exact expected test costs and best sets (the oracle's knowledge) replaced by noise."""
+        noise = rng.random(inputs.test_expected_costs.shape)
+        return replace(inputs, test_expected_costs=noise, test_best_sets=noise == noise.min(axis=1, keepdims=True))
 
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance:
         """Test samples drawn with replacement: the within-run bootstrap."""
         truth: AllocationTruth = instance.truth
         draw = rng.integers(0, truth.y.size, truth.y.size)
         posterior = None if truth.posterior is None else truth.posterior[draw]
+        class_loss = None if truth.expert_class_loss is None else truth.expert_class_loss[draw]
         return Instance(instance.inputs, replace(truth, sample=truth.sample[draw], y=truth.y[draw],
                                                  answers=truth.answers[draw],
                                                  expert_expected_loss=truth.expert_expected_loss[draw],
-                                                 posterior=posterior))
+                                                 posterior=posterior, expert_class_loss=class_loss))
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:
         truth: AllocationTruth = instance.truth
@@ -121,6 +132,20 @@ class DeferralAllocation(Task):
 
 def consult_column(entity: str) -> str:
     return f"consult_{entity}"
+
+
+def truth_set_costs(truth: AllocationTruth, model_answer: np.ndarray) -> np.ndarray:
+    """(n, 2**E) exact expected cost of every set of entities under the task's vote with the Bayes tie-break
+    (`set_costs`), with `model_answer` as the fixed model's (a one-stage method has its own)."""
+    model_loss = expected_model_loss(truth.kind, model_answer, truth.y, truth.posterior)
+    entity_loss = np.column_stack([model_loss, truth.expert_expected_loss])
+    answers = np.column_stack([model_answer, truth.answers[:, 1:]])
+    class_accuracy = None
+    if truth.expert_class_loss is not None:
+        model_right = (model_answer.astype(np.int64)[:, None] == np.arange(truth.num_classes)[None, :])
+        class_accuracy = np.concatenate([model_right[:, :, None], 1.0 - truth.expert_class_loss], axis=2)
+    return expected_set_costs(truth.kind, truth.costs, entity_loss, answers, truth.y, truth.num_classes,
+                              truth.answers_drawn, class_accuracy, truth.posterior)
 
 
 def scored_allocation(truth: AllocationTruth, predictions: pd.DataFrame) -> ScoredAllocation:

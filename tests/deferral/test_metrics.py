@@ -50,19 +50,74 @@ def test_costs_by_hand():
     assert m.entity_share(run, 1) == 75.0 and np.isnan(m.entity_share(run, 5))
 
 
-def test_regret_is_the_excess_over_the_best_set_of_the_same_size():
+def test_regret_same_k_is_the_excess_over_the_best_set_of_the_same_size():
     # expected costs per sample (model answers right, so its cost is 0): [0, 0.1 + 0.5, 0.3 + 0.0]
     expert_loss = [[0.5, 0.0], [0.5, 0.0]]
     run = _run("classification", [0, 1], [[0, 1]], [[[0, 1, 0], [0, 1, 1]]], expert_loss)
     # sample 0 takes entity 1 (0.6) where the model (0) was best; sample 1 takes {1, 2} (0.9) where {0, 2} (0.3) was
-    assert m.regret(run) == pytest.approx(np.mean([0.6, 0.6]))
+    assert m.regret_same_k(run) == pytest.approx(np.mean([0.6, 0.6]))
+
+
+def test_regret_is_the_excess_over_the_best_set_of_any_size_deciding_by_the_vote():
+    # three classes; the model is right; expert1 wrong half the time (cost 0.1), expert2 always right (cost 0.3)
+    expert_loss = [[0.5, 0.0], [0.5, 0.0]]
+    run = _run("classification", [0, 1], [[0, 1]], [[[0, 1, 0], [1, 1, 1]]], expert_loss)
+    # best of any size: the model alone, expected cost 0. Sample 0 consults expert1 alone: 0.5 + 0.1. Sample 1
+    # consults all three: the model and expert2 are right, a majority whatever expert1 says: 0 + 0.4.
+    assert m.regret(run) == pytest.approx(np.mean([0.6, 0.4]))
 
 
 def test_regret_uses_the_exact_posterior_when_one_is_known():
     truth = AllocationTruth("classification", 2, ("model", "expert1"), np.array([0.0, 0.1]), np.arange(1),
-                            np.array([0]), np.zeros((1, 2)), np.array([[0.2]]), np.array([[0.6, 0.4]]))
+                            np.array([0]), np.zeros((1, 2)), np.array([[0.2]]), np.array([[0.6, 0.4]]),
+                            np.array([[[0.2], [0.2]]]))
     run = ScoredAllocation(truth, (OperatingPoint(np.array([[True, False]]), np.array([0])),), np.array([0]))
-    assert m.regret(run) == pytest.approx((1 - 0.6) - (0.2 + 0.1))  # the model errs with probability 0.4
+    assert m.regret_same_k(run) == pytest.approx((1 - 0.6) - (0.2 + 0.1))  # the model errs with probability 0.4
+    # any size: the expert alone costs 0.3; both (a tie when they disagree goes to the expert, the lower expected
+    # loss): right when the expert is, 0.2 + 0.1; so the best set costs 0.3 and the model alone 0.4
+    assert m.regret(run) == pytest.approx(0.4 - 0.3)
+
+
+def _curve_run(kind, budgets, points):  # noqa: ANN001, ANN202
+    """A run whose operating points have the given (consulted entities, number right) over 4 samples."""
+    y = np.array([0, 1, 2, 0])
+    truth = AllocationTruth(kind, 3 if kind == "classification" else 0, ("model", "expert1", "expert2"), COSTS,
+                            np.arange(4), y, np.zeros((4, 3)), np.zeros((4, 2)), None, budgets=budgets)
+    ops = []
+    for entities, right in points:
+        consulted = np.zeros((4, 3), dtype=bool)
+        consulted[:, entities] = True
+        decision = np.where(np.arange(4) < right, y, (y + 1) % 3) if kind == "classification" else y + right
+        ops.append(OperatingPoint(consulted, decision.astype(float)))
+    return ScoredAllocation(truth, tuple(ops), y)
+
+
+def test_accuracy_at_budget_interpolates_the_upper_envelope_of_the_run_s_points():
+    # points at cost 0 (50 %), 0.1 (75 %), 0.3 (100 %) and a dominated one at 0.3 (25 %)
+    run = _curve_run("classification", (0.05, 0.2, 0.3), [([0], 2), ([1], 3), ([2], 4), ([2], 1)])
+    assert m.at_budget(run, 1, "classification") == pytest.approx(62.5)   # halfway from 50 to 75
+    assert m.at_budget(run, 2, "classification") == pytest.approx(87.5)   # halfway from 75 to 100
+    assert m.at_budget(run, 3, "classification") == pytest.approx(100.0)  # on a point
+    # the envelope, not the neighbours: mixing the 0-cost and 0.3-cost points beats a poor point in between
+    poor = _curve_run("classification", (0.1,), [([0], 2), ([1], 0), ([2], 4)])
+    assert m.at_budget(poor, 1, "classification") == pytest.approx(50 + 50 / 3)
+    assert np.isnan(m.at_budget(run, 1, "regression"))
+
+
+def test_budgets_outside_the_curve_or_not_named_are_nan():
+    run = _curve_run("classification", (0.2, 0.5), [([1], 3), ([2], 4)])  # costs 0.1 and 0.3
+    assert m.at_budget(run, 1, "classification") == pytest.approx(87.5)
+    assert np.isnan(m.at_budget(run, 2, "classification"))  # above the dearest point: never extrapolated
+    assert np.isnan(m.at_budget(run, 3, "classification"))  # the dataset names two budgets
+    cheap = _curve_run("classification", (0.05,), [([1], 3), ([2], 4)])
+    assert np.isnan(m.at_budget(cheap, 1, "classification"))  # below the cheapest point
+
+
+def test_mse_at_budget_takes_the_lower_envelope():
+    # errors of 0, 1 and 2 on every sample: MSE 0, 1 and 4 at costs 0.3, 0 and 0.1
+    run = _curve_run("regression", (0.05, 0.2), [([2], 0), ([0], 1), ([1], 2)])
+    assert m.at_budget(run, 1, "regression") == pytest.approx(1 - 0.05 / 0.3)  # the 0-to-0.3 chord
+    assert m.at_budget(run, 2, "regression") == pytest.approx(1 - 0.2 / 0.3)
 
 
 def test_cost_auc_integrates_the_best_accuracy_within_each_budget():

@@ -17,7 +17,7 @@ def test_the_ci_suite_runs_and_its_claims_are_decided(cli, tmp_path):
     assert code == 0, err
     with sqlite3.connect(store) as db:
         statuses = [status for status, in db.execute("SELECT status FROM runs")]
-    assert len(statuses) == 30 and set(statuses) == {"ok"}
+    assert len(statuses) == 36 and set(statuses) == {"ok"}
     code, _, err = cli("report", str(SUITES / "defer_topk_ci.yaml"), "--store", str(store), "--out",
                        str(tmp_path / "report"), "--format", "md", plugin=False)
     report = (tmp_path / "report" / "report.md").read_text()

@@ -14,19 +14,36 @@ from methods.deferral.data import gaussian_mixture, load_bundled, specialist_pan
 from methods.deferral.experts import ClassSpecialists
 from methods.deferral.metrics import ACCURACY
 from methods.deferral.problem import Allocation
-from methods.deferral.splits import SplitSpec, four_parts
+from methods.deferral.splits import SplitSpec, split_parts
 from tests.deferral.conftest import TASK
 from tests.method_runs import context
 
 
-def test_weighted_vote_breaks_ties_towards_the_heaviest_voter():
-    answers = np.array([[0, 1, 1, 2], [0, 1, 2, 2]])
-    weights = np.array([[0.5, 0.25, 0.25, 0.4], [0.6, 0.3, 0.3, 0.0]])
-    # row 0: labels 0 and 1 tie at 0.5, label 0's voter is heavier; row 1: 0 wins 0.6 to 0.3 (2's last voter is off)
-    np.testing.assert_array_equal(aggregate("classification", answers, weights, 3), [0, 0])
+@pytest.mark.parametrize(("answers", "weights", "decision"), [
+    ([0, 1, 1, 2], [0.9, 0.2, 0.1, 0.5], 1),        # two votes beat one, however heavy the one
+    ([0, 1, 1, 2], [0.5, 0.2, 0.4, 0.0], 1),        # an entity of weight 0 does not vote
+    ([0, 1, 0, 0], [0.2, 0.3, 0.0, 0.0], 1),        # k = 2 disagreeing: the heavier (more reliable) voter
+    ([3, 1, 0, 0], [0.6, 0.3, 0.0, 0.0], 3),        # ... whichever label it names
+    ([0, 0, 1, 1], [0.1, 0.2, 0.15, 0.18], 0),      # a 2-2 tie: the label whose heaviest voter is heaviest
+    ([2, 1, 0, 0], [0.4, 0.4, 0.0, 0.0], 1),        # equal weights too: the lowest label
+    ([2, 2, 2, 1], [0.1, 0.1, 0.1, 0.9], 2),        # three weak votes beat one strong
+])
+def test_majority_vote_with_ties_to_the_heaviest_voter(answers, weights, decision):
+    decided = aggregate("classification", np.array([answers]), np.array([weights]), 4)
+    np.testing.assert_array_equal(decided, [decision])
 
 
-def test_regression_decision_is_the_weighted_mean():
+def test_two_voters_can_only_repeat_one_of_their_answers():
+    rng = np.random.default_rng(0)
+    answers = rng.integers(0, 5, (200, 2))
+    weights = rng.random((200, 2)) + 0.01
+    decided = aggregate("classification", answers, weights, 5)
+    heavier = answers[np.arange(200), weights.argmax(axis=1)]
+    np.testing.assert_array_equal(decided, np.where(answers[:, 0] == answers[:, 1], answers[:, 0], heavier))
+
+
+def test_regression_decision_is_the_weighted_mean_and_equal_weights_average():
+    np.testing.assert_allclose(aggregate("regression", np.array([[1.0, 3.0, 8.0]]), np.ones((1, 3)), 0), [4.0])
     answers = np.array([[1.0, 3.0, 100.0]])
     np.testing.assert_allclose(aggregate("regression", answers, np.array([[1.0, 3.0, 0.0]]), 0), [2.5])
 
@@ -82,7 +99,8 @@ def test_wrong_number_of_costs_is_a_data_error():
 @pytest.mark.parametrize(("split", "message"), [
     ({"test": 0.2}, "unknown split key 'test'"),
     ({"model": 1.5}, "'model' must be a fraction"),
-    ({"model": 0.5, "train": 0.4, "val": 0.2}, "must leave samples for test"),
+    ({"model": 0.5, "train": 0.3, "selector": 0.1, "val": 0.1}, "must leave samples for test"),
+    ({"selector": 0}, "'selector' must be a fraction"),
     ({"model_components": 0}, "'model_components' must be a positive integer"),
 ])
 def test_bad_split_keys_are_named(split, message):
@@ -92,11 +110,36 @@ def test_bad_split_keys_are_named(split, message):
 
 def test_split_parts_are_disjoint_cover_every_sample_and_are_stratified():
     strata = np.repeat([0, 1, 2], [100, 60, 40])
-    parts = four_parts(strata, SplitSpec(), np.random.default_rng(0))
+    parts = split_parts(strata, SplitSpec(), np.random.default_rng(0))
     rows = np.concatenate(parts)
     assert rows.size == strata.size and np.unique(rows).size == strata.size
-    for part, fraction in zip(parts, (0.3, 0.3, 0.15, 0.25), strict=True):
+    for part, fraction in zip(parts, (0.25, 0.3, 0.1, 0.1, 0.25), strict=True):
         np.testing.assert_allclose(np.bincount(strata[part]), fraction * np.array([100, 60, 40]), atol=1)
+
+
+def test_the_selector_part_is_disjoint_from_train_validation_and_test(mixture_instance):
+    inputs = mixture_instance.inputs
+    rows = {name: {tuple(np.round(r, 9)) for r in part} for name, part in
+            (("train", inputs.train.x), ("selector", inputs.selector.x), ("val", inputs.val.x),
+             ("test", inputs.test_x))}
+    names = sorted(rows)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            assert not rows[first] & rows[second], (first, second)
+    for part in (inputs.selector, inputs.val):  # stratified: 10 % of each class's 150 samples, up to rounding
+        np.testing.assert_allclose(np.bincount(part.y, minlength=4), 15, atol=1)
+
+
+def test_topkx_trains_its_selector_on_the_selector_part_alone(mixture_instance):
+    from dataclasses import replace
+
+    from methods.deferral.topkx import TopKx
+
+    inputs = mixture_instance.inputs
+    shuffled_val = replace(inputs, val=replace(inputs.val, y=np.roll(inputs.val.y, 1)))
+    first = TopKx(epochs=20).run(inputs, context()).consulted
+    second = TopKx(epochs=20).run(shuffled_val, context()).consulted
+    np.testing.assert_array_equal(first, second)  # the validation labels never reach the allocation
 
 
 def test_predictions_table_has_one_row_per_point_and_sample_and_fits_its_schema(mixture_instance):

@@ -1,6 +1,6 @@
-"""The all-entities ensemble: every query consults the model and every expert, which vote with weights
-1 - their validation error (classification) or average with weights 1 / their validation MSE (regression).
-The accuracy ceiling of consulting, at the full cost."""
+"""The all-entities ensemble: every query consults the model and every expert, which vote by majority, ties going
+to the voter of lowest validation error (classification), or average with weights 1 / their validation MSE
+(regression). The accuracy ceiling of consulting, at the full cost."""
 from __future__ import annotations
 
 import numpy as np

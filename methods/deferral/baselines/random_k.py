@@ -1,5 +1,6 @@
-"""Random-k: each query consults k entities drawn uniformly at random (the run's seed), majority vote.
-The floor a learned allocation must clear at the same cardinality; extra operating points are k = 1..E."""
+"""Random-k: each query consults k entities drawn uniformly at random (the run's seed), majority vote with
+ties broken at random (the vote weights are fresh random numbers). The floor a learned allocation must clear at
+the same cardinality; extra operating points are k = 1..E."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,5 +14,7 @@ from methods.deferral.problem import Allocation, AllocationInputs
 class RandomK(Method[RandomKParams]):
     def run(self, inputs: AllocationInputs, ctx: RunContext) -> Allocation:
         k = check_k(self.params.k, inputs)
-        scores = np.random.default_rng(ctx.seed).random((inputs.test_x.shape[0], inputs.num_entities))
-        return allocation([top_k(scores, each) for each in (k, *range(1, inputs.num_entities + 1))], 1.0)
+        rng = np.random.default_rng(ctx.seed)
+        scores = rng.random((inputs.test_x.shape[0], inputs.num_entities))
+        ties = rng.random(scores.shape) + 1e-6
+        return allocation([top_k(scores, each) for each in (k, *range(1, inputs.num_entities + 1))], ties)
