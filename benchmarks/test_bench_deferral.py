@@ -1,6 +1,6 @@
 """Learning to defer (Top-k L2D) on scikit-learn's digits, one torch thread: training one scorer with the
-cost-weighted surrogate (the figure the family README quotes), allocating every k from it, and aggregating
-the consulted answers of the test queries."""
+cost-weighted surrogate (the figure the family README quotes), allocating a Top-k run's curve from the cached
+scorers, and aggregating the consulted answers of the test queries by the majority vote."""
 from __future__ import annotations
 
 import numpy as np
@@ -32,7 +32,7 @@ def test_train_one_scorer_on_digits(benchmark, digits, one_thread):
 
 
 def test_every_k_and_its_decisions_from_one_scorer(benchmark, digits, one_thread):
-    """The scorer's test scores, top-k sets for k = 1..E, and the weighted votes the task takes of them."""
+    """The cached scorers' test scores over the beta sweep, their top-2 sets, and the votes the task takes of them."""
     from harness.context import RunContext
     from methods.deferral.task import DeferralAllocation
     from methods.deferral.topk import TopKL2D
