@@ -18,31 +18,42 @@ from harness import Metric
 from methods.dynamic_splatting.image_metrics import psnr, ssim
 
 if TYPE_CHECKING:  # scored.py renders with torch; the metric declarations stay torch-free for `validate`
-    from methods.dynamic_splatting.scored import ScoredMotion
+    from methods.dynamic_splatting.scored import ScoredMotion, ViewPair
 
 PCK_RADIUS = 0.1  # world units: 1.7 pixels of a 48-pixel view of the 2.8-unit scene
 
 
-def _over_views(run: ScoredMotion, figure: Callable[..., float], masked: bool) -> float:
-    values = [figure(view.rendered[t], view.target[t], view.mask[t] if masked else None)
+def over_views(run: ScoredMotion, figure: Callable[..., float],
+               mask_of: Callable[[ViewPair, int], np.ndarray | None]) -> float:
+    """`figure` (PSNR, SSIM) of every scored frame of every extreme view over `mask_of(view, frame)` (None: the
+    whole image), averaged; frames whose mask is empty (NaN) are left out, NaN when every one is."""
+    values = [figure(view.rendered[t], view.target[t], mask_of(view, t))
               for view in run.views for t in range(view.target.shape[0])]
     return float(np.nanmean(values)) if not np.isnan(values).all() else float("nan")
 
 
+def _whole(view: ViewPair, frame: int) -> None:
+    return None
+
+
+def _covisible(view: ViewPair, frame: int) -> np.ndarray:
+    return view.mask[frame]
+
+
 def psnr_extreme(run: ScoredMotion) -> float:
-    return _over_views(run, psnr, masked=False)
+    return over_views(run, psnr, _whole)
 
 
 def ssim_extreme(run: ScoredMotion) -> float:
-    return _over_views(run, ssim, masked=False)
+    return over_views(run, ssim, _whole)
 
 
 def mpsnr_extreme(run: ScoredMotion) -> float:
-    return _over_views(run, psnr, masked=True)
+    return over_views(run, psnr, _covisible)
 
 
 def mssim_extreme(run: ScoredMotion) -> float:
-    return _over_views(run, ssim, masked=True)
+    return over_views(run, ssim, _covisible)
 
 
 def _scored_errors(run: ScoredMotion, occluded_only: bool) -> np.ndarray:

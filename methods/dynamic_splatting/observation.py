@@ -10,7 +10,7 @@ import torch
 from methods.dynamic_splatting.cameras import Camera
 from methods.dynamic_splatting.scenes import DynamicScene
 from methods.dynamic_splatting.views import (VISIBLE_MASS, Appearance, covisibility_masks, extreme_cameras,
-                                             seen_mass, training_cameras)
+                                             region_labels, seen_mass, training_cameras)
 
 DEPTH_NOISE = 0.12    # std of the prior's per-object, per-frame depth offset (world units)
 JITTER = 0.03         # std of its per-Gaussian, per-frame noise, every axis
@@ -22,6 +22,8 @@ class ExtremeView:
     cameras: list[Camera]
     images: np.ndarray  # (T, H, W, 3) ground truth
     masks: np.ndarray   # (T, H, W) bool co-visibility
+    regions: np.ndarray  # (T, H, W) int: object segment, STATIC or BACKGROUND (views.region_labels)
+    unseen: np.ndarray   # (T, H, W) bool: footprints of Gaussians no training view saw
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ def observe(scene: DynamicScene, seed: int) -> Observation:
         views = extreme_cameras(scene.spec, azimuth)
         images = appearance.render(positions, views).image.numpy()
         masks = covisibility_masks(appearance, positions, views, ever_seen).numpy()
-        extreme.append(ExtremeView(azimuth, views, images, masks))
+        regions, unseen = region_labels(appearance, positions, views, torch.as_tensor(scene.objects), ever_seen)
+        extreme.append(ExtremeView(azimuth, views, images, masks, regions.numpy(), unseen.numpy()))
     prior = motion_prior(scene, seen, cameras, np.random.default_rng([seed, 7]))
     return Observation(scene, cameras, train.image.numpy(), seen, prior, tuple(extreme))

@@ -30,6 +30,8 @@ class USplat4DParams(MotionParams):
     graph: bool = Field(True, description="False: the no-graph ablation, every Gaussian free")
     weighting: bool = Field(True, description="False: the no-uncertainty-weighting ablation, U^-1 replaced by I "
                                               "(and the kNN Euclidean)")
+    segment_aware: bool = Field(False, description="True: keys, key-key edges and skinning inside each object "
+                                                   "segment of the canonical model (the spec's graph ignores them)")
 
 
 class RecordedParams(MethodParams):

@@ -16,6 +16,7 @@ from harness.predictions_schema import Column, PredictionsSchema
 from methods.dynamic_splatting.byo import RenderSet
 from methods.dynamic_splatting.params import RecordedParams
 from methods.dynamic_splatting.scored import ScoredMotion, ViewPair
+from methods.dynamic_splatting.views import BACKGROUND
 
 
 class RenderScoring(Task):
@@ -63,8 +64,11 @@ class RenderScoring(Task):
         _check_pixels(predictions, truth.targets.shape)
         ordered = predictions.sort_values(["view", "y", "x"])
         rendered = ordered[["r", "g", "b"]].to_numpy(np.float64).reshape(truth.targets.shape)
-        scored = ScoredMotion((ViewPair(rendered, truth.targets, truth.masks),), np.zeros((0, 0)),
-                              np.zeros(0, dtype=bool), np.zeros((0, 0), dtype=bool), np.zeros(0), np.zeros(0))
+        # a folder of renders has no regions or trajectories: every pixel is background, no Gaussian is scored
+        unlabelled = ViewPair(rendered, truth.targets, truth.masks, np.full(truth.masks.shape, BACKGROUND),
+                              np.zeros(truth.masks.shape, dtype=bool))
+        scored = ScoredMotion((unlabelled,), np.zeros((0, 0)), np.zeros(0, dtype=bool), np.zeros((0, 0), dtype=bool),
+                              np.zeros(0), np.zeros(0), np.zeros((0, 0)))
         return {key: metric(scored) for key, metric in metrics.items()}
 
 

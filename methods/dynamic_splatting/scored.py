@@ -15,11 +15,14 @@ from methods.dynamic_splatting.views import Appearance
 
 @dataclass(frozen=True)
 class ViewPair:
-    """Scored frames of a view: renders beside their ground truth and co-visibility masks, each (F, H, W[, 3])."""
+    """Scored frames of a view: renders beside their ground truth, co-visibility masks, the truth's regions and
+    never-seen footprints (views.region_labels), each (F, H, W[, 3])."""
 
     rendered: np.ndarray
     target: np.ndarray
     mask: np.ndarray
+    regions: np.ndarray
+    unseen: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class ScoredMotion:
     seen: np.ndarray           # (T, N) bool: the training view of that frame saw the Gaussian
     uncertainty: np.ndarray    # (N,), NaN when the method gave none
     assessed_error: np.ndarray  # (N,) mean end-point error of the positions the uncertainty rates
+    prior_error: np.ndarray    # (T, N) end-point error of the motion prior (what the scene hands every method)
 
 
 def _positions(predictions: pd.DataFrame, columns: list[str], frames: int, count: int) -> np.ndarray:
@@ -50,10 +54,12 @@ def scored_motion(truth: Observation, predictions: pd.DataFrame) -> ScoredMotion
     appearance = Appearance.of(truth.scene)
     # frame 0 is the canonical frame every method is given exactly: only the later frames are scored
     views = tuple(ViewPair(appearance.render(torch.as_tensor(positions), view.cameras).image.numpy()[1:],
-                           view.images[1:], view.masks[1:]) for view in truth.extreme)
+                           view.images[1:], view.masks[1:], view.regions[1:], view.unseen[1:])
+                  for view in truth.extreme)
     error = np.linalg.norm(positions - truth.scene.positions, axis=-1)
     assessed_error = np.linalg.norm(assessed - truth.scene.positions, axis=-1).mean(axis=0)
-    return ScoredMotion(views, error, truth.scene.moving, truth.seen, uncertainty, assessed_error)
+    prior_error = np.linalg.norm(truth.prior - truth.scene.positions, axis=-1)
+    return ScoredMotion(views, error, truth.scene.moving, truth.seen, uncertainty, assessed_error, prior_error)
 
 
 def _listed(values: np.ndarray, shown: int = 6) -> str:

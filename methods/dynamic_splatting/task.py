@@ -2,8 +2,9 @@
 from a monocular capture (USplat4D's setting, arXiv 2510.12768, in miniature).
 
 A method sees the training views (one camera per frame on a narrow arc), each Gaussian's appearance (colour,
-size, opacity: the canonical model) and a monocular motion prior (the role of depth and 2D-track priors: exact
-at frame 0, noisy in depth, stale where the training view does not see the Gaussian). It returns a
+size, opacity: the canonical model), its object segment (the per-object masks a pipeline gets from a 2D
+segmenter at frame 0, lifted to its Gaussians) and a monocular motion prior (the role of depth and 2D-track
+priors: exact at frame 0, noisy in depth, stale where the training view does not see the Gaussian). It returns a
 `MotionEstimate`. Predictions table: one row per (frame, Gaussian) with the estimated `x, y, z`, and per
 Gaussian the method's `uncertainty` and the positions `assessed_x, assessed_y, assessed_z` it describes (NaN
 where the method has none). Scoring renders the held-out extreme views from the table and reads the truth.
@@ -45,6 +46,7 @@ class MotionInputs:
     scales: np.ndarray
     opacities: np.ndarray
     prior: np.ndarray         # (T, N, 3)
+    segments: np.ndarray      # (N,) int: the canonical model's object segment per Gaussian, -1 static
 
     def problem(self) -> MotionProblem:
         import torch
@@ -82,7 +84,7 @@ class DynamicMotion(Task):
         truth = observe(generate(data, seed), seed)
         scene = truth.scene
         inputs = MotionInputs(truth.train_images, tuple(truth.train_cameras), scene.colours, scene.scales,
-                              scene.opacities, truth.prior)
+                              scene.opacities, truth.prior, scene.objects)
         return Instance(inputs=inputs, truth=truth)
 
     def tiny_instance(self, seed: int) -> Instance:

@@ -8,14 +8,16 @@ deviation from the pretrained motion and Eq. 9's isometry on key-key edges, whil
 with its keys (skinning.py) under its own U^-1-weighted deviation (Eq. 10-11). Eq. 9's rigidity and rotation
 terms have no counterpart here: our Gaussians are isotropic, with positions and no rotations.
 Ablations: `graph: false` keeps the weighted deviation but frees every Gaussian (no keys); `weighting: false`
-keeps the graph but replaces U^-1 by the identity (and the kNN's Mahalanobis distance by the Euclidean one).
+keeps the graph but replaces U^-1 by the identity (and the kNN's Mahalanobis distance by the Euclidean one);
+`segment_aware: true` builds the graph inside each object segment of the canonical model (graph.py), and every
+graph run records the skinning weight that crosses segments.
 """
 from __future__ import annotations
 
 import torch
 
 from harness import Method, RunContext
-from methods.dynamic_splatting.graph import KeyGraph, build_graph
+from methods.dynamic_splatting.graph import KeyGraph, build_graph, cross_segment_weight
 from methods.dynamic_splatting.motion import MotionProblem, adam, optimise_uniform
 from methods.dynamic_splatting.params import USplat4DParams
 from methods.dynamic_splatting.skinning import skinned
@@ -37,6 +39,16 @@ def _weighted_deviation(positions: torch.Tensor, pretrained: torch.Tensor, weigh
     return torch.einsum("tni,tnij,tnj->tn", delta, weights, delta).mean()
 
 
+def _record_cross_segment(ctx: RunContext, graph: KeyGraph, segments: torch.Tensor) -> None:
+    """The skinning weight moving non-keys put on another segment's keys: mean per cent, and the per cent of
+    them with over a quarter of it there (issue 61's audit figure)."""
+    foreign = cross_segment_weight(graph, segments)[segments[graph.others] >= 0]
+    if foreign.numel():
+        ctx.record("cross_segment_weight", 100.0 * float(foreign.mean()), "%", higher_is_better=False)
+        ctx.record("cross_segment_over_quarter", 100.0 * float((foreign > 0.25).double().mean()), "%",
+                   higher_is_better=False)
+
+
 class USplat4D(Method[USplat4DParams]):
     def run(self, inputs: MotionInputs, ctx: RunContext) -> MotionEstimate:
         p = self.params
@@ -48,7 +60,10 @@ class USplat4D(Method[USplat4DParams]):
         weights = deviation_weights(found, p.weighting, p.phi)
         ctx.record("unconverged_share", float((found.u >= p.phi).double().mean()), higher_is_better=False)
         if p.graph:
-            graph = build_graph(pretrained, found, p.key_share, p.neighbours, p.skinning, p.weighting)
+            segments = torch.as_tensor(inputs.segments)
+            graph = build_graph(pretrained, found, p.key_share, p.neighbours, p.skinning, p.weighting,
+                                segments if p.segment_aware else None)
+            _record_cross_segment(ctx, graph, segments)
             refined = self._refine_with_graph(problem, pretrained, found, weights, graph)
         else:
             def loss(positions: torch.Tensor) -> torch.Tensor:

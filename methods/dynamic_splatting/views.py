@@ -58,3 +58,21 @@ def covisibility_masks(appearance: Appearance, positions: torch.Tensor, cameras:
     alpha = render.alpha
     share = render.image[..., 0] / alpha.clamp(min=1e-9)
     return (alpha > 0.5) & (share > COVISIBLE_SHARE)
+
+
+BACKGROUND, STATIC = -2, -1  # region labels beside the object segments 0, 1, ...
+
+
+def region_labels(appearance: Appearance, positions: torch.Tensor, cameras: list[Camera], objects: torch.Tensor,
+                  ever_seen: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(T, H, W) int and bool: each pixel's region (the object segment, STATIC or BACKGROUND: the label with the
+    largest share of a coverage above 0.5) and whether it is a never-seen footprint (coverage above 0.5, most of
+    it from Gaussians no training view saw): the regions an extreme view's error is broken down over."""
+    classes = int(objects.max()) + 2  # segments, then the static class
+    label = torch.nn.functional.one_hot(torch.where(objects >= 0, objects, classes - 1), classes).to(torch.float32)
+    render = appearance.render(positions, cameras, colours=torch.cat([label, (~ever_seen).float()[:, None]], 1))
+    covered = render.alpha > 0.5
+    region = render.image[..., :classes].argmax(dim=-1)
+    region = torch.where(region == classes - 1, STATIC, region)
+    unseen = covered & (render.image[..., classes] / render.alpha.clamp(min=1e-9) > 0.5)
+    return torch.where(covered, region, BACKGROUND), unseen

@@ -65,3 +65,29 @@ def test_usplat4d_rates_its_pretrained_motion_and_its_uncertainty_ranks_the_erro
     scores = task.score(tiny, task.predictions(tiny, output), ALL)
     assert output.uncertainty is not None and output.assessed is not None
     assert scores["uncertainty_spearman"] > 0.2
+
+
+def test_the_region_breakdown_partitions_the_views_and_the_truth_scores_perfectly_in_each(tiny):
+    from methods.dynamic_splatting import calibration, view_breakdown
+    from methods.dynamic_splatting.views import BACKGROUND, STATIC
+
+    task = DynamicMotion()
+    regions = {name: getattr(view_breakdown, name) for name in ("PSNR_MOVING", "PSNR_STATIC", "PSNR_BACKGROUND",
+                                                                "PSNR_SEGMENT_0", "PSNR_SEGMENT_1")}
+    truth = task.score(tiny, task.predictions(tiny, MotionEstimate(tiny.truth.scene.positions)), regions)
+    assert all(math.isinf(value) for value in truth.values())
+    for view in tiny.truth.extreme:
+        assert set(np.unique(view.regions)) <= {BACKGROUND, STATIC, 0, 1}
+        assert (view.regions >= 0).any() and not (view.unseen & (view.regions == BACKGROUND)).any()
+    prior = task.score(tiny, task.predictions(tiny, MotionEstimate(tiny.inputs.prior)),
+                       {**regions, "scene": view_breakdown.OCCLUDED_PAIR_SHARE,
+                        "vis": calibration.VISIBILITY_SPEARMAN})
+    assert prior["PSNR_MOVING"] < 40 and 0 < prior["scene"] < 100
+
+
+def test_segment_aware_usplat4d_records_no_cross_segment_weight(tiny):
+    from methods.dynamic_splatting.usplat4d import USplat4D
+
+    context = RunContext(seed=0, device="cpu", threads=1)
+    USplat4D(pretrain_steps=4, refine_steps=2, segment_aware=True).run(tiny.inputs, context)
+    assert context.measurements["cross_segment_weight"].value == 0.0
