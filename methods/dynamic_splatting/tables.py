@@ -81,12 +81,25 @@ def _difference(values: pd.Series) -> str:
     return f"{finite.mean():+.2f} ± {half:.2f}"
 
 
+def _completed(cells: pd.DataFrame, metrics: tuple[str, ...]) -> pd.DataFrame:
+    """`cells` with an unmeasured row (n 0: written "—") for each (dataset, method, metric) it lacks, e.g. a
+    figure only graph runs record; `tables_per_dataset` needs every cell of its grid."""
+    measured = cells[cells["source"] == "measured"]
+    have = set(zip(measured["dataset"], measured["method"], measured["metric"], strict=True))
+    pairs = dict.fromkeys(zip(measured["dataset"], measured["method"], strict=True))
+    missing = [{"source": "measured", "dataset": d, "method": m, "metric": metric, "n": 0, "mean": float("nan")}
+               for d, m in pairs for metric in metrics
+               if (d, m, metric) not in have and metric in set(measured["metric"])]
+    return pd.concat([cells, pd.DataFrame(missing)], ignore_index=True) if missing else cells
+
+
 def breakdown_tables(cells: pd.DataFrame, runs: pd.DataFrame | None) -> str:
     """Issue 61's tables: calibration beside the visibility baseline, PSNR per region and frame group (and the
     paired differences when `runs` is given), the segment figures and the scene's own figures."""
     parts = [tables_per_dataset(cells, CALIBRATION, "Calibration: uncertainty beside the visibility baseline"),
              tables_per_dataset(cells, BREAKDOWN, "Extreme-view PSNR (dB) per region and frame group"),
-             tables_per_dataset(cells, SEGMENTS, "Skinning across segments (recorded, %) and trajectories"),
+             tables_per_dataset(_completed(cells, SEGMENTS), SEGMENTS,
+                                "Skinning across segments (recorded, %) and trajectories"),
              tables_per_dataset(cells[cells["method"] == cells["method"].iloc[0]], SCENE,
                                 "The scene and its prior (the same for every method)")]
     if runs is not None:
