@@ -9,14 +9,12 @@ from methods.dynamic_splatting.tables import paired_differences
 
 
 def test_paired_differences_pair_by_seed_against_uniform():
-    rows = []
-    for seed, (base, other) in enumerate([(20.0, 19.0), (25.0, 23.0), (22.0, 22.5)]):
-        rows += [{"method": "uniform", "dataset": "rigid", "seed": seed, "status": "ok", "metric.psnr_moving": base},
-                 {"method": "usplat4d", "dataset": "rigid", "seed": 2 - seed, "status": "ok",
-                  "metric.psnr_moving": 0.0}]
+    pairs = [(20.0, 19.0), (25.0, 23.0), (22.0, 22.5)]  # (uniform, usplat4d) per seed
+    rows = [{"method": "uniform", "dataset": "rigid", "seed": seed, "status": "ok", "metric.psnr_moving": base}
+            for seed, (base, _) in enumerate(pairs)]
+    rows += [{"method": "usplat4d", "dataset": "rigid", "seed": seed, "status": "ok", "metric.psnr_moving": own}
+             for seed, (_, own) in reversed(list(enumerate(pairs)))]  # listed in another order: paired by seed
     runs = pd.DataFrame(rows)
-    own = {0: 19.0, 1: 23.0, 2: 22.5}
-    runs.loc[runs["method"] == "usplat4d", "metric.psnr_moving"] = runs["seed"].map(own)
     differences = np.array([-1.0, -2.0, 0.5])
     half = student_t.ppf(0.975, 2) * differences.std(ddof=1) / np.sqrt(3)
     table = paired_differences(runs, ("psnr_moving", "psnr_static"))
