@@ -52,6 +52,11 @@ def perplexity(run: ScoredMotion) -> float:
     return pose_metrics.perplexity(run.tokens, run.codebook_size)
 
 
+def bits_per_frame(run: ScoredMotion) -> float:
+    """The size of one clip's code over its frames: the rate a reconstruction error is paid for."""
+    return run.bits_per_clip / run.truth.clean.shape[1]
+
+
 def render_psnr(run: ScoredMotion) -> float:
     """PSNR (dB) of the decoded clips' stick figures against the true ones, all rendered frames together."""
     return video_metrics.psnr(*run.renders)
@@ -76,6 +81,8 @@ CODEBOOK_USAGE = Metric("codebook_usage", codebook_usage, higher_is_better=True,
                         description="per cent of codebook entries the clean test tokens use")
 PERPLEXITY = Metric("perplexity", perplexity, higher_is_better=True,
                     description="exp entropy of the clean test tokens' code frequencies")
+BITS_PER_FRAME = Metric("bits_per_frame", bits_per_frame, higher_is_better=False, unit="bit",
+                        description="bits of one clip's code per frame (tokens x log2 codebook, or values x bits)")
 RENDER_PSNR = Metric("render_psnr", render_psnr, higher_is_better=True, unit="dB",
                      description="PSNR of 64x64 stick-figure renders of decoded vs true clips")
 RENDER_SSIM = Metric("render_ssim", render_ssim, higher_is_better=True,

@@ -36,8 +36,10 @@ class MotionTruth:
 @dataclass(frozen=True)
 class Reconstruction:
     """A tokenizer's decoded test clips per variant (each shaped like its input) and, for a quantising one,
-    the token ids of the clean test clips (clips, tokens per clip) with its codebook size."""
+    the token ids of the clean test clips (clips, tokens per clip) with its codebook size, and the size of one
+    clip's code in bits (None: unknown; counted from the tokens where there are some)."""
 
     decoded: Mapping[str, np.ndarray]
     tokens: np.ndarray | None = None
     codebook_size: int = 0
+    bits_per_clip: float | None = None

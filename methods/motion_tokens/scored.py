@@ -2,10 +2,12 @@
 
 One row per (variant, clip, frame, joint) with the decoded `x`, `y`, `z`; a quantising tokenizer adds rows of
 variant `codes`, one per token (`frame` its position in the clip, `token` its id, `joint` -1, x, y, z 0).
-`codebook_size` is on every row (0: no codebook).
+`codebook_size` is on every row (0: no codebook), and `bits`, the size of one clip's code in bits, may be (the same
+on every row; left empty, a quantising tokenizer's clip counts its tokens x log2 of the codebook size).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -34,17 +36,20 @@ def predictions_table(output: Reconstruction) -> pd.DataFrame:
                                     "y": 0.0, "z": 0.0, "token": output.tokens.ravel().astype(np.int64)}))
     table = pd.concat(tables, ignore_index=True)
     table["codebook_size"] = int(output.codebook_size)
+    table["bits"] = np.nan if output.bits_per_clip is None else float(output.bits_per_clip)
     return table
 
 
 @dataclass(frozen=True)
 class ScoredMotion:
-    """The truth beside the decoded clips of each variant and the clean clips' tokens (None: no codebook)."""
+    """The truth beside the decoded clips of each variant, the clean clips' tokens (None: no codebook) and the bits
+    of one clip's code (NaN: unknown)."""
 
     truth: MotionTruth
     decoded: dict[str, np.ndarray]
     tokens: np.ndarray | None
     codebook_size: int
+    bits_per_clip: float = math.nan
 
     @cached_property
     def renders(self) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +80,20 @@ def scored_motion(truth: MotionTruth, table: pd.DataFrame) -> ScoredMotion:
         if not codes["token"].between(0, codebook_size - 1).all():
             raise DataError(f"a token outside the codebook's {codebook_size} codes", field="token")
         tokens = codes.sort_values(["clip", "frame"])["token"].to_numpy().reshape(shape[0], -1)
-    return ScoredMotion(truth, decoded, tokens, codebook_size)
+    return ScoredMotion(truth, decoded, tokens, codebook_size, _bits_per_clip(table, tokens, codebook_size))
+
+
+def _bits_per_clip(table: pd.DataFrame, tokens: np.ndarray | None, codebook_size: int) -> float:
+    """The `bits` column's value where given (one value for the whole table), else tokens x log2(codebook size)."""
+    given = table["bits"].dropna().unique() if "bits" in table else np.array([])
+    if len(given) > 1:
+        raise DataError(f"bits holds {len(given)} different values; give one clip's code size on every row",
+                        field="bits")
+    if len(given):
+        return float(given[0])
+    if tokens is not None:
+        return tokens.shape[1] * math.log2(codebook_size)
+    return math.nan
 
 
 def _check_filled(rows: pd.DataFrame, variant: str, shape: tuple[int, int, int]) -> None:

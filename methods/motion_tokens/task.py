@@ -52,7 +52,9 @@ class MotionReconstruction(Task):
          Column("frame", "integer"), Column("joint", "integer"),
          *(Column(axis, "number", description="metres") for axis in "xyz"),
          Column("token", "integer", description="the code's id on a codes row, else -1"),
-         Column("codebook_size", "integer", description="the same on every row; 0: no codebook")),
+         Column("codebook_size", "integer", description="the same on every row; 0: no codebook"),
+         Column("bits", "number", may_be_empty=True,
+                description="one clip's code in bits, the same on every row; empty: tokens x log2(codebook_size)")),
         sample="clip", per=("variant", "joint"), repeat="frame")
 
     def test_samples(self, instance: Instance) -> range:

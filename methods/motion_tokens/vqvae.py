@@ -5,10 +5,13 @@ codebook sizes; ours are small (methods.motion_tokens.params)."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 from torch import nn
 from torch.nn import functional as F
+
+from methods.motion_tokens.pose_metrics import perplexity
 
 
 class ResidualBlock(nn.Module):
@@ -38,20 +41,32 @@ def decoder(latent_dim: int, width: int, out_channels: int, downsample: int) -> 
 
 
 class Quantiser(nn.Module):
-    """Nearest-code lookup with a straight-through gradient. With `ema` the codes are moving averages of the
-    vectors assigned to them (VQ-VAE-2's update); without, they learn from the codebook loss. With `reset`, a code
-    whose moving assignment count falls below one is replaced by a random vector of the batch (T2M-GPT's reset)."""
+    """Nearest-code lookup with a straight-through gradient.
+
+    With `ema` the codes are moving averages of the vectors assigned to them (VQ-VAE-2's update, decay `decay`,
+    the counts Laplace-smoothed as in SoundStream's and Sonnet's `VectorQuantizerEMA`, so a rare code's mean is not
+    divided by a vanishing count); without, they learn from the codebook loss. With `reset`, every `RESET_EVERY`
+    training steps until the fraction `reset_until` of training, codes no vector chose over the last
+    `reset_window` steps are replaced by random vectors of the batch, at most `reset_cap` of the codebook at a
+    time (T2M-GPT's reset, restricted so that it settles: the reset count falls to zero by construction, and the
+    codes then converge undisturbed). `last_step` holds the last training step's usage statistics."""
 
     counts: torch.Tensor  # buffers, registered in __init__
     sums: torch.Tensor
+    last_used: torch.Tensor
 
-    def __init__(self, size: int, dim: int, ema: bool, reset: bool, decay: float) -> None:
+    def __init__(self, size: int, dim: int, ema: bool, reset: bool, decay: float, reset_window: int = 50,
+                 reset_cap: float = 0.1, reset_until: int | None = None) -> None:
         super().__init__()
         self.ema, self.reset, self.decay = ema, reset, decay
+        self.reset_window, self.reset_cap, self.reset_until = reset_window, reset_cap, reset_until
         self.codebook = nn.Parameter(torch.zeros(size, dim), requires_grad=not ema)
         self.register_buffer("counts", torch.ones(size))
         self.register_buffer("sums", torch.zeros(size, dim))
+        self.register_buffer("last_used", torch.zeros(size, dtype=torch.long))
         self.initialised = False
+        self.step = 0
+        self.last_step = CodebookStep(0, 0.0, 0)
 
     def nearest(self, z: torch.Tensor) -> torch.Tensor:
         return torch.cdist(z, self.codebook.detach()).argmin(dim=1)
@@ -70,24 +85,60 @@ class Quantiser(nn.Module):
 
     @torch.no_grad()
     def _update(self, z: torch.Tensor, ids: torch.Tensor, generator: torch.Generator) -> None:
+        self.step += 1
         onehot = F.one_hot(ids, len(self.codebook)).to(z.dtype)
-        self.counts.mul_(self.decay).add_(onehot.sum(dim=0), alpha=1 - self.decay)
+        assigned = onehot.sum(dim=0)
+        self.last_used[assigned > 0] = self.step
         if self.ema:
+            self.counts.mul_(self.decay).add_(assigned, alpha=1 - self.decay)
             self.sums.mul_(self.decay).add_(onehot.T @ z, alpha=1 - self.decay)
-            self.codebook.copy_(self.sums / self.counts.clamp_min(1e-5)[:, None])
-        if self.reset:
-            self._replace(self.counts < 1.0, z, generator)
+            self.codebook.copy_(self.sums / laplace_smoothed(self.counts)[:, None])
+        replaced = 0
+        if self.reset and self.step % RESET_EVERY == 0 and (self.reset_until is None or self.step <= self.reset_until):
+            replaced = self._replace(self._dead(), z, generator)
+        self.last_step = CodebookStep(int((assigned > 0).sum()), perplexity(ids.numpy(), len(self.codebook)), replaced)
+
+    def _dead(self) -> torch.Tensor:
+        """Codes unused over the last `reset_window` steps, the longest-unused first, at most the cap's share."""
+        idle = self.step - self.last_used
+        dead = torch.nonzero(idle >= self.reset_window).flatten()
+        cap = max(1, int(self.reset_cap * len(self.codebook)))
+        chosen = dead[torch.argsort(idle[dead], descending=True, stable=True)[:cap]]
+        mask = torch.zeros(len(self.codebook), dtype=torch.bool)
+        mask[chosen] = True
+        return mask
 
     @torch.no_grad()
-    def _replace(self, dead: torch.Tensor, z: torch.Tensor, generator: torch.Generator) -> None:
-        """Codes `dead` set to random rows of z (with their statistics: count 1, so they live a while)."""
+    def _replace(self, dead: torch.Tensor, z: torch.Tensor, generator: torch.Generator) -> int:
+        """Codes `dead` set to random rows of z with the statistics of one assignment; how many were replaced."""
         count = int(dead.sum())
         if count == 0:
-            return
+            return 0
         rows = torch.randint(0, len(z), (count,), generator=generator)
         self.codebook[dead] = z[rows]
         self.counts[dead] = 1.0
         self.sums[dead] = z[rows]
+        self.last_used[dead] = self.step
+        return count
+
+
+RESET_EVERY = 10  # training steps between dead-code checks
+LAPLACE_EPSILON = 1e-5
+
+
+@dataclass(frozen=True)
+class CodebookStep:
+    """One training step's codebook statistics: codes the batch chose, the perplexity of its choices, codes reset."""
+
+    used: int
+    perplexity: float
+    reset: int
+
+
+def laplace_smoothed(counts: torch.Tensor, epsilon: float = LAPLACE_EPSILON) -> torch.Tensor:
+    """(n_k + eps) / (n + K eps) * n: the total kept, no count zero (Sonnet's VectorQuantizerEMA)."""
+    total = counts.sum()
+    return (counts + epsilon) / (total + len(counts) * epsilon) * total
 
 
 class MotionAutoencoder(nn.Module):

@@ -8,7 +8,7 @@ import pytest
 from harness import DataError, RunContext
 from methods.motion_tokens import metrics
 from methods.motion_tokens.baselines.autoencoder import ContinuousAutoencoder
-from methods.motion_tokens.baselines.keyframes import Keyframes, interpolate_keyframes
+from methods.motion_tokens.baselines.keyframes import Keyframes, interpolate_keyframes, quantised
 from methods.motion_tokens.baselines.pose2d import Pose2DTokenizer
 from methods.motion_tokens.data import generated
 from methods.motion_tokens.fourdmot import FourDMoT
@@ -19,7 +19,7 @@ from methods.motion_tokens.task import MotionReconstruction
 TASK = MotionReconstruction()
 ALL = {name: getattr(metrics, name.upper()) for name in
        ("mpjpe", "pa_mpjpe", "accel_error", "mpjpe_noise", "mpjpe_retarget", "codebook_usage", "perplexity",
-        "render_psnr", "render_ssim")}
+        "render_psnr", "render_ssim", "bits_per_frame")}
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +107,48 @@ def test_training_is_reproducible_for_a_seed(instance):
                      for _ in range(2))
     np.testing.assert_array_equal(first.decoded["clean"], second.decoded["clean"])
     np.testing.assert_array_equal(first.tokens, second.tokens)
+
+
+def test_quantised_values_lie_on_the_levels_within_half_a_step():
+    values = np.random.default_rng(0).uniform(-1, 2, size=(50, 3))
+    low, high = np.array([-1.0, -1.0, -1.0]), np.array([2.0, 2.0, 2.0])
+    rounded = quantised(values, low, high, bits=4)
+    step = 3.0 / 15
+    assert np.abs(rounded - values).max() <= step / 2 + 1e-12
+    np.testing.assert_allclose((rounded - low) / step, np.round((rounded - low) / step), atol=1e-9)
+
+
+@pytest.mark.parametrize(("stride", "kept"), [(4, 5), (8, 3), (15, 2)])
+def test_keyframe_bits_count_the_kept_values_at_their_bits_plus_the_origin(instance, stride, kept):
+    """16-frame clips of 17 joints: frames 0, stride, ... and 15 kept, 3 values a joint, 8 bits a value."""
+    output = Keyframes(stride=stride, value_bits=8).run(instance.inputs, RunContext(seed=0, device="cpu", threads=1))
+    scores = TASK.score(instance, TASK.predictions(instance, output), ALL)
+    assert output.bits_per_clip == kept * 17 * 3 * 8 + 32
+    assert scores["bits_per_frame"] == pytest.approx(output.bits_per_clip / 16)
+
+
+def test_coarser_keyframe_values_cost_accuracy(instance):
+    ctx = RunContext(seed=0, device="cpu", threads=1)
+    errors = [TASK.score(instance, TASK.predictions(instance, Keyframes(value_bits=bits).run(instance.inputs, ctx)),
+                         {"mpjpe": ALL["mpjpe"]})["mpjpe"] for bits in (4, 8, 32)]
+    assert errors[0] > errors[1] > errors[2]
+
+
+def test_bits_per_frame_counts_tokens_when_the_table_leaves_bits_empty(instance):
+    tokens = np.arange(5 * 12).reshape(5, 12) % 7
+    table = TASK.predictions(instance, Reconstruction(dict(instance.inputs.test), tokens, codebook_size=8))
+    assert table["bits"].isna().all()
+    assert TASK.score(instance, table.drop(columns="bits"), ALL)["bits_per_frame"] == pytest.approx(12 * 3 / 16)
+    assert np.isnan(TASK.score(instance, TASK.predictions(instance, Reconstruction(dict(instance.inputs.test))),
+                               ALL)["bits_per_frame"])
+
+
+def test_4dmot_records_codebook_curves_and_stops_resetting_after_reset_until(instance):
+    ctx = RunContext(seed=0, device="cpu", threads=1)
+    output = FourDMoT(steps=60, codebook_size=64, width=8, reset_window=10, reset_until=0.5).run(instance.inputs, ctx)
+    assert {"train_loss", "val_mpjpe", "train_usage", "train_perplexity", "codes_reset"} <= set(ctx.curves)
+    resets = ctx.curves["codes_reset"]
+    assert sum(v for s, v in zip(resets.steps, resets.values, strict=True) if s - 20 >= 30) == 0  # windows of 20
+    assert 0 < ctx.measurements["last_reset_step"].value <= 30
+    assert all(0 < u <= 100 for u in ctx.curves["train_usage"].values)
+    assert output.bits_per_clip == 16 // 4 * 17 * 6 + 32
