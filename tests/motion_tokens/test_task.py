@@ -152,3 +152,12 @@ def test_4dmot_records_codebook_curves_and_stops_resetting_after_reset_until(ins
     assert 0 < ctx.measurements["last_reset_step"].value <= 30
     assert all(0 < u <= 100 for u in ctx.curves["train_usage"].values)
     assert output.bits_per_clip == 16 // 4 * 17 * 6 + 32
+
+
+def test_each_test_clip_gets_the_motion_label_of_the_clip_it_came_from():
+    from methods.motion_tokens.motion_breakdown import clip_motions
+
+    data = generated(clips=20, frames=16, seed=0)
+    instance = TASK.instance(data, {"test_fraction": 0.25}, seed=3)
+    order = np.random.default_rng(3).permutation(20)[:5]  # the split's own draw
+    assert clip_motions(data.clips, data.labels, instance.truth.clean) == [data.labels[i] for i in order]
