@@ -13,7 +13,7 @@ import numpy as np
 from harness import Metric
 from methods.deferral.losses import expected_model_loss, loss
 from methods.deferral.problem import AllocationTruth
-from methods.deferral.set_costs import set_index
+from methods.deferral.set_costs import set_index, truth_set_costs
 
 MAX_EXPERTS = 6  # share metrics exist for entities 0..MAX_EXPERTS; the k(x) histogram for k = 1..MAX_EXPERTS + 1
 
@@ -46,9 +46,7 @@ class ScoredAllocation:
 
     @cached_property
     def set_costs(self) -> np.ndarray:
-        """(n, 2**E) exact expected cost of every set under the task's vote (`task.truth_set_costs`)."""
-        from methods.deferral.task import truth_set_costs
-
+        """(n, 2**E) exact expected cost of every set under the task's vote (`set_costs.truth_set_costs`)."""
         return truth_set_costs(self.truth, self.model_answer)
 
 

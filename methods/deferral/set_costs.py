@@ -21,7 +21,8 @@ from functools import lru_cache
 import numpy as np
 
 from methods.deferral.aggregation import aggregate
-from methods.deferral.problem import Kind
+from methods.deferral.losses import expected_model_loss
+from methods.deferral.problem import AllocationTruth, Kind
 
 
 def _set_partitions(items: int) -> Iterator[tuple[int, ...]]:
@@ -128,3 +129,17 @@ def _fixed_vote_loss(entity_loss: np.ndarray, answers: np.ndarray, y: np.ndarray
     weights = np.zeros(entity_loss.shape)
     weights[:, chosen] = (entities - rank[:, chosen]).astype(np.float64)
     return (aggregate("classification", answers, weights, num_classes) != y).astype(np.float64)
+
+
+def truth_set_costs(truth: AllocationTruth, model_answer: np.ndarray) -> np.ndarray:
+    """(n, 2**E) exact expected cost of every set of entities under the task's vote with the Bayes tie-break
+    (`set_costs`), with `model_answer` as the fixed model's (a one-stage method has its own)."""
+    model_loss = expected_model_loss(truth.kind, model_answer, truth.y, truth.posterior)
+    entity_loss = np.column_stack([model_loss, truth.expert_expected_loss])
+    answers = np.column_stack([model_answer, truth.answers[:, 1:]])
+    class_accuracy = None
+    if truth.expert_class_loss is not None:
+        model_right = (model_answer.astype(np.int64)[:, None] == np.arange(truth.num_classes)[None, :])
+        class_accuracy = np.concatenate([model_right[:, :, None], 1.0 - truth.expert_class_loss], axis=2)
+    return expected_set_costs(truth.kind, truth.costs, entity_loss, answers, truth.y, truth.num_classes,
+                              truth.answers_drawn, class_accuracy, truth.posterior)

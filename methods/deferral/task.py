@@ -24,7 +24,7 @@ from methods.deferral.base_model import fit_fixed_model
 from methods.deferral.losses import expected_model_loss
 from methods.deferral.metrics import OperatingPoint, ScoredAllocation
 from methods.deferral.problem import MODEL, Allocation, AllocationInputs, AllocationTruth, DeferralProblem, Part
-from methods.deferral.set_costs import expected_set_costs, set_members
+from methods.deferral.set_costs import set_members, truth_set_costs
 from methods.deferral.splits import split_parts, split_spec
 
 
@@ -132,20 +132,6 @@ class DeferralAllocation(Task):
 
 def consult_column(entity: str) -> str:
     return f"consult_{entity}"
-
-
-def truth_set_costs(truth: AllocationTruth, model_answer: np.ndarray) -> np.ndarray:
-    """(n, 2**E) exact expected cost of every set of entities under the task's vote with the Bayes tie-break
-    (`set_costs`), with `model_answer` as the fixed model's (a one-stage method has its own)."""
-    model_loss = expected_model_loss(truth.kind, model_answer, truth.y, truth.posterior)
-    entity_loss = np.column_stack([model_loss, truth.expert_expected_loss])
-    answers = np.column_stack([model_answer, truth.answers[:, 1:]])
-    class_accuracy = None
-    if truth.expert_class_loss is not None:
-        model_right = (model_answer.astype(np.int64)[:, None] == np.arange(truth.num_classes)[None, :])
-        class_accuracy = np.concatenate([model_right[:, :, None], 1.0 - truth.expert_class_loss], axis=2)
-    return expected_set_costs(truth.kind, truth.costs, entity_loss, answers, truth.y, truth.num_classes,
-                              truth.answers_drawn, class_accuracy, truth.posterior)
 
 
 def scored_allocation(truth: AllocationTruth, predictions: pd.DataFrame) -> ScoredAllocation:

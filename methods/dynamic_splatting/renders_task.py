@@ -16,7 +16,7 @@ from harness.predictions_schema import Column, PredictionsSchema
 from methods.dynamic_splatting.byo import RenderSet
 from methods.dynamic_splatting.params import RecordedParams
 from methods.dynamic_splatting.scored import ScoredMotion, ViewPair
-from methods.dynamic_splatting.views import BACKGROUND
+from methods.dynamic_splatting.scenes import BACKGROUND
 
 
 class RenderScoring(Task):

@@ -18,6 +18,7 @@ import numpy as np
 SceneKind = Literal["rigid", "articulated"]
 KINDS: tuple[SceneKind, ...] = ("rigid", "articulated")
 EXTENT = 2.8  # world units across every image
+BACKGROUND, STATIC = -2, -1  # a pixel's region label beside the object segments 0, 1, ... (views.region_labels)
 
 
 @dataclass(frozen=True)

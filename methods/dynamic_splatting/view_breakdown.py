@@ -20,7 +20,7 @@ from scipy.stats import spearmanr
 from harness import Metric
 from methods.dynamic_splatting.image_metrics import psnr
 from methods.dynamic_splatting.metrics import over_views
-from methods.dynamic_splatting.views import BACKGROUND, STATIC
+from methods.dynamic_splatting.scenes import BACKGROUND, STATIC
 
 if TYPE_CHECKING:
     from methods.dynamic_splatting.scored import ScoredMotion, ViewPair

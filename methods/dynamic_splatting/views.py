@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 from methods.dynamic_splatting.cameras import Camera, splats
-from methods.dynamic_splatting.scenes import EXTENT, DynamicScene, SceneSpec
+from methods.dynamic_splatting.scenes import BACKGROUND, EXTENT, STATIC, DynamicScene, SceneSpec
 from methods.dynamic_splatting.splatter import Render, splat
 
 VISIBLE_MASS = 0.3  # a Gaussian is seen in a frame when its blending weights there sum to this much (pixels)
@@ -58,9 +58,6 @@ def covisibility_masks(appearance: Appearance, positions: torch.Tensor, cameras:
     alpha = render.alpha
     share = render.image[..., 0] / alpha.clamp(min=1e-9)
     return (alpha > 0.5) & (share > COVISIBLE_SHARE)
-
-
-BACKGROUND, STATIC = -2, -1  # region labels beside the object segments 0, 1, ...
 
 
 def region_labels(appearance: Appearance, positions: torch.Tensor, cameras: list[Camera], objects: torch.Tensor,

@@ -69,7 +69,7 @@ def test_usplat4d_rates_its_pretrained_motion_and_its_uncertainty_ranks_the_erro
 
 def test_the_region_breakdown_partitions_the_views_and_the_truth_scores_perfectly_in_each(tiny):
     from methods.dynamic_splatting import calibration, view_breakdown
-    from methods.dynamic_splatting.views import BACKGROUND, STATIC
+    from methods.dynamic_splatting.scenes import BACKGROUND, STATIC
 
     task = DynamicMotion()
     regions = {name: getattr(view_breakdown, name) for name in ("PSNR_MOVING", "PSNR_STATIC", "PSNR_BACKGROUND",
