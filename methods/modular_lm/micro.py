@@ -7,8 +7,9 @@ Specialization", arXiv 2506.13331), in miniature: every block of the dense base 
 2. the routers alone on the same data with top-2 routing (the config's stage-2 top-k), the experts frozen;
 3. end to end on the mixed data with top-1 routing.
 
-The stage shares, the router MLP and the router's loss (language-model loss alone by default) are inferred
-(`params.MiCRoParams`). Inference routes top-1; ablation and steering act on the routers' logits.
+The stage shares, the router MLP and the router's stage-2 loss (the language-model loss plus a cross-entropy
+against the domain label at weight `router_label_weight`, 1 by default) are inferred (`params.MiCRoParams`).
+Inference routes top-1; ablation and steering act on the routers' logits.
 """
 from __future__ import annotations
 
