@@ -1,9 +1,11 @@
-"""The family's metrics, pure functions of `ScoredAnswers` (TOMG-Bench / DePO's reporting).
+"""The family's metrics, pure functions of `ScoredAnswers`, under both success rules.
 
-`success_rate`: per cent of tasks whose answer is valid, improves every objective and keeps Tanimoto similarity
->= delta (for a multi-property task this is the all-constraints success). `similarity`: mean Tanimoto similarity
-of the valid answers to their sources. `sr_x_sim`: success rate x similarity, the paper's headline product of
-the two aggregates [inferred: the product of the means, not a per-task mean].
+`sr_released`: per cent of tasks answered with a valid molecule that strictly improves every requested property,
+the released RePO evaluate.py's rule (mumo_evaluate.py's for several properties); similarity is not part of it.
+`sr_constrained`: improved and Morgan Tanimoto similarity >= delta (the task's constraint). `similarity`: mean
+similarity of the valid answers to their sources (evaluate.py's `similarity_avg`; 0 with no valid answer).
+`sr_x_sim_*`: the success rate times that similarity, the product of the two aggregates as the released cal.py
+writes it (WSR = similarity x success_rate; here the rate in per cent).
 """
 from __future__ import annotations
 
@@ -13,16 +15,24 @@ from harness import Metric
 from methods.molecule_opt.scored import ScoredAnswers
 
 
-def success_rate(run: ScoredAnswers) -> float:
-    return 100.0 * float(run.success.mean())
+def sr_released(run: ScoredAnswers) -> float:
+    return 100.0 * float(run.improved.mean())
+
+
+def sr_constrained(run: ScoredAnswers) -> float:
+    return 100.0 * float(run.constrained.mean())
 
 
 def similarity(run: ScoredAnswers) -> float:
     return float(np.nanmean(run.similarity)) if run.valid.any() else 0.0
 
 
-def sr_x_sim(run: ScoredAnswers) -> float:
-    return success_rate(run) * similarity(run)
+def sr_x_sim_released(run: ScoredAnswers) -> float:
+    return sr_released(run) * similarity(run)
+
+
+def sr_x_sim_constrained(run: ScoredAnswers) -> float:
+    return sr_constrained(run) * similarity(run)
 
 
 def validity(run: ScoredAnswers) -> float:
@@ -30,17 +40,21 @@ def validity(run: ScoredAnswers) -> float:
 
 
 def mean_gain(run: ScoredAnswers) -> float:
-    """Mean change of the requested properties (in their direction) over the successful answers; 0 if none."""
-    return float(run.gain[run.success].mean()) if run.success.any() else 0.0
+    """Mean change of the requested properties (in their direction) over the constrained successes; 0 if none."""
+    return float(run.gain[run.constrained].mean()) if run.constrained.any() else 0.0
 
 
-SUCCESS_RATE = Metric("success_rate", success_rate, higher_is_better=True, unit="%",
-                      description="valid, every objective improved, similarity >= delta")
+SR_RELEASED = Metric("sr_released", sr_released, higher_is_better=True, unit="%",
+                     description="valid and every property improved (the released evaluate.py's success)")
+SR_CONSTRAINED = Metric("sr_constrained", sr_constrained, higher_is_better=True, unit="%",
+                        description="valid, every property improved and similarity >= delta")
 SIMILARITY = Metric("similarity", similarity, higher_is_better=True,
                     description="mean Morgan Tanimoto similarity of the valid answers to their sources")
-SR_X_SIM = Metric("sr_x_sim", sr_x_sim, higher_is_better=True,
-                  description="success rate (%) x similarity")
+SR_X_SIM_RELEASED = Metric("sr_x_sim_released", sr_x_sim_released, higher_is_better=True,
+                           description="sr_released (%) x similarity (the released cal.py's WSR)")
+SR_X_SIM_CONSTRAINED = Metric("sr_x_sim_constrained", sr_x_sim_constrained, higher_is_better=True,
+                              description="sr_constrained (%) x similarity")
 VALIDITY = Metric("validity", validity, higher_is_better=True, unit="%",
                   description="per cent of answers RDKit parses")
 MEAN_GAIN = Metric("mean_gain", mean_gain, higher_is_better=True,
-                   description="mean property change in the requested direction over successful answers")
+                   description="mean property change in the requested direction over the constrained successes")

@@ -9,7 +9,7 @@ from methods.molecule_opt.scored import task_outcome
 
 
 def reward(task: OptTask, answer: str) -> float:
-    valid, sim, success, _ = task_outcome(task, answer)
-    if not valid or sim < task.delta:
+    outcome = task_outcome(task, answer)
+    if not outcome.valid or outcome.similarity < task.delta:
         return 0.0
-    return float(success) + sim
+    return float(outcome.improved) + outcome.similarity

@@ -20,8 +20,8 @@ def test_every_generated_task_is_solved_by_its_reference_and_seeds_draw_new_sour
     first, second = seed_tasks(source, 0), seed_tasks(source, 1)
     assert len(first) == 5 and {t.source for t in first}.isdisjoint(t.source for t in second)
     for task in first:
-        valid, sim, success, _ = task_outcome(task, str(task.reference))
-        assert valid and success and 0.35 <= sim < 1.0
+        outcome = task_outcome(task, str(task.reference))
+        assert outcome.constrained(0.35) and outcome.similarity < 1.0
 
 
 def test_the_instance_hides_references_and_training_tasks_come_from_moses_train():

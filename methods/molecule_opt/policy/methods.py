@@ -59,10 +59,11 @@ class PolicyMethod(Method[P]):
 def _curve_point(model: Any, tasks: list[Any], temperature: float, step: int, ctx: RunContext) -> None:
     answers, plans = answer_tasks(model, tasks, temperature)
     outcomes = [task_outcome(t, answers[t.id]) for t in tasks]
-    valid = [o[0] for o in outcomes]
-    sims = [o[1] for o in outcomes if o[0]]
-    ctx.record_point("validity", step, 100.0 * float(np.mean(valid)), "%", True)
-    ctx.record_point("success_rate", step, 100.0 * float(np.mean([o[2] for o in outcomes])), "%", True)
+    sims = [o.similarity for o in outcomes if o.valid]
+    ctx.record_point("validity", step, 100.0 * float(np.mean([o.valid for o in outcomes])), "%", True)
+    ctx.record_point("sr_released", step, 100.0 * float(np.mean([o.improved for o in outcomes])), "%", True)
+    ctx.record_point("sr_constrained", step, 100.0 * float(np.mean([o.constrained(t.delta) for o, t
+                                                                     in zip(outcomes, tasks, strict=True)])), "%", True)
     ctx.record_point("similarity", step, float(np.mean(sims)) if sims else 0.0, "", True)
     ctx.record_point("plan_length", step, float(np.mean(plans)), "tokens", None)
 
