@@ -7,6 +7,7 @@ from pathlib import Path
 from harness.claim_registry import POST_HOC, suite_standings
 from harness.dataset_files import data_root
 from harness.extras import family_unavailable
+from harness.module_references import check_module_references
 from harness.planner import check_dataset, check_run_count, check_split, in_matrix, method_variants
 from harness.registry import metrics as metric_registry
 from harness.stats import ALPHA, POWER, minimum_detectable_effect, smallest_wilcoxon_p
@@ -15,11 +16,14 @@ from harness.yaml_source import YamlSource
 
 
 def validate_suite(path: str | Path, root: Path | None = None, store: Path | None = None) -> tuple[int, list[str]]:
-    """Raise `SuiteError` (or a task's `DataError`) at the first problem; return the number of method variants
-    and the warnings. `root`: the data root the dataset checks resolve `path` arguments against. Where the
-    family's extra is absent, the family's own dataset checks cannot run: a warning says so and what to install.
+    """Raise `SuiteError` (or a task's `DataError`) at the first problem - a project module the suite's text names
+    must exist too; return the number of method variants and the warnings. `root`: the data root the dataset
+    checks resolve `path` arguments against. Where the family's extra is absent, the family's own dataset checks
+    cannot run: a warning says so and what to install.
     `store`: a results store (opened read-only) whose claim registration marks the claims stated post hoc."""
     suite, source = load_suite(path)
+    for file in (source.path, *source.sources):
+        check_module_references(file, file.read_text(encoding="utf-8"))
     check_run_count(suite, source)
     for name in suite.datasets:
         check_split(suite, source, name)
