@@ -1,7 +1,9 @@
-"""The optimisation tasks: source molecules drawn per seed from the MOSES test set, each with a reference answer
-(`references`) from a pool of MOSES-train molecules, and training tasks drawn from further MOSES-train molecules
-(disjoint from the pool) for the learning methods. Sources without a reference in the pool are skipped, so the
-generated tasks favour molecules with a close, improving neighbour: every task is solvable at its delta."""
+"""The optimisation tasks: source molecules drawn per seed from the MOSES test set, each with its reference answer
+(`references`: the closest pool molecule that satisfies it, None when the pool holds none), training tasks drawn
+from further MOSES-train molecules (disjoint from the pool) for the learning methods, and validation tasks from
+MOSES-train molecules after those (for learning curves: never the test set). Test and validation sources are
+taken as drawn, with or without a reference, so the `nearest` reference fails where the pool has no improving
+neighbour; training sources without a reference are skipped, as SFT and DePO need one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,7 +19,9 @@ from methods.molecule_opt.objectives import Objectives, OptTask, objectives_text
 from methods.molecule_opt.references import Pool, nearest_reference, reference_pool
 
 TRAIN_SOURCES = 20_000  # MOSES-train molecules after the pool that training tasks are drawn from
-TEST_STREAM, TRAIN_STREAM = 0, 1
+VALID_SOURCES = 10_000  # MOSES-train molecules after those that validation tasks are drawn from
+TEST_STREAM, TRAIN_STREAM, VALID_STREAM = 0, 1, 2
+STREAM_NAMES = {TEST_STREAM: "test", TRAIN_STREAM: "train", VALID_STREAM: "valid"}
 
 
 @dataclass(frozen=True)
@@ -35,26 +39,35 @@ class TaskSource:
         return reference_pool(self.pool_size)
 
 
+def stream_smiles(pool_size: int, stream: int) -> tuple[str, ...]:
+    """The molecules a stream draws from: MOSES-test for the test stream, disjoint MOSES-train ranges after the
+    reference pool for the training and validation streams."""
+    if stream == TEST_STREAM:
+        return moses_smiles("test")
+    start = pool_size + (TRAIN_SOURCES if stream == VALID_STREAM else 0)
+    end = start + (VALID_SOURCES if stream == VALID_STREAM else TRAIN_SOURCES)
+    return moses_smiles("train", pool_size + TRAIN_SOURCES + VALID_SOURCES)[start:end]
+
+
 def draw_tasks(source: TaskSource, seed: int, stream: int, count: int, objectives: tuple[Objectives, ...]
                ) -> list[OptTask]:
-    """`count` tasks of seed `seed` (cycling through `objectives`), each with its reference; the test stream
-    draws MOSES-test sources, the training stream MOSES-train ones after the pool."""
+    """`count` tasks of seed `seed` (cycling through `objectives`), each with its reference (None when the pool
+    holds none: skipped in the training stream only)."""
     from methods.molecule_opt.chem import profile  # RDKit on use: validating needs no extra
 
-    smiles = (moses_smiles("test") if stream == TEST_STREAM
-              else moses_smiles("train", source.pool_size + TRAIN_SOURCES)[source.pool_size:])
+    smiles = stream_smiles(source.pool_size, stream)
     rng = np.random.default_rng([seed, stream, len(smiles)])
     tasks: list[OptTask] = []
     for index in rng.permutation(len(smiles)):
         wanted = objectives[len(tasks) % len(objectives)]
         mol = profile(smiles[index])
         reference = None if mol is None else nearest_reference(mol, wanted, source.delta, source.pool())
-        if mol is not None and reference is not None:
-            name = f"{objectives_text(wanted)}-s{seed}-{'test' if stream == TEST_STREAM else 'train'}-{len(tasks):04d}"
+        if mol is not None and (reference is not None or stream != TRAIN_STREAM):
+            name = f"{objectives_text(wanted)}-s{seed}-{STREAM_NAMES[stream]}-{len(tasks):04d}"
             tasks.append(OptTask(name, mol.smiles, wanted, source.delta, reference))
         if len(tasks) == count:
             return tasks
-    raise DataError(f"only {len(tasks)} of {count} sources have a reference at delta {source.delta}",
+    raise DataError(f"only {len(tasks)} of {count} training sources have a reference at delta {source.delta}",
                     field="args.count", hint="Lower count or delta, or enlarge pool_size.")
 
 

@@ -22,12 +22,13 @@ class PolicyParams(MethodParams):
     """What every policy method shares: the base policy, the training tasks, and decoding."""
 
     base_seed: int = Field(0, ge=0, description="seed of the pretrained base policy (cached per recipe)")
-    base_steps: int = Field(500, ge=1, description="pretraining steps of the base policy")
+    base_steps: int = Field(1200, ge=1, description="pretraining steps of the base policy")
     base_anchors: int = Field(4000, ge=32, description="MOSES neighbour pairs the base policy is pretrained on")
     train_tasks: int = Field(64, ge=8, description="training tasks with references (MOSES-train sources)")
     learning_rate: float = Field(5e-4, gt=0)
     temperature: float = Field(0.7, ge=0, description="of the test answers (0: greedy)")
-    curve_every: int = Field(0, ge=0, description="steps between learning-curve points on the test tasks (0: none)")
+    curve_every: int = Field(0, ge=0, description="steps between learning-curve points (0: none)")
+    curve_tasks: int = Field(100, ge=1, description="validation tasks (held-out MOSES-train sources) of the curves")
 
 
 class SftParams(PolicyParams):
@@ -39,17 +40,17 @@ class SftParams(PolicyParams):
 
 
 class GrpoParams(PolicyParams):
-    """GRPO with the RDKit reward and a k3 KL penalty to the base policy."""
+    """GRPO with the RDKit reward and a k3 KL penalty to the policy RL starts from."""
 
     tiny = {**TINY_BASE, "rl_steps": 2, "batch_tasks": 2, "group": 2}
     rl_steps: int = Field(20, ge=1)
     batch_tasks: int = Field(4, ge=1, description="prompts per update")
     group: int = Field(4, ge=2, description="G: completions sampled per prompt")
-    beta: float = Field(0.04, ge=0, description="weight of the KL penalty to the base policy [inferred: TRL's default]")
+    beta: float = Field(0.04, ge=0, description="weight of the KL penalty to the anchor [inferred: TRL's default]")
 
 
 class SftGrpoParams(SftParams, GrpoParams):
-    """SFT, then GRPO from the SFT policy (the KL anchor stays the base policy)."""
+    """SFT, then GRPO from the SFT policy (the KL anchor is the SFT policy, the model RL starts from)."""
 
     tiny = {**TINY_BASE, "sft_steps": 2, "batch_size": 4, "rl_steps": 2, "batch_tasks": 2, "group": 2}
 

@@ -17,7 +17,7 @@ import pandas as pd
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.predictions_schema import Column, PredictionsSchema
-from methods.molecule_opt.data import TRAIN_STREAM, TaskSource, draw_tasks, seed_tasks
+from methods.molecule_opt.data import TRAIN_STREAM, VALID_STREAM, TaskSource, draw_tasks, seed_tasks
 from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.references import Pool
 from methods.molecule_opt.scored import scored_answers
@@ -27,7 +27,7 @@ Answers = dict[str, str]  # task id -> the answer SMILES (any text; unparsable o
 
 @dataclass(frozen=True)
 class OptInputs:
-    """The seed's test tasks with `reference` blanked, and where to draw training tasks from."""
+    """The seed's test tasks with `reference` blanked, and where to draw training and validation tasks from."""
 
     source: TaskSource
     seed: int
@@ -37,6 +37,11 @@ class OptInputs:
         """`count` tasks with references over MOSES-train sources (never the test set), cycling through the
         dataset's training objectives."""
         return draw_tasks(self.source, self.seed, TRAIN_STREAM, count, self.source.train_objectives)
+
+    def validation_tasks(self, count: int) -> list[OptTask]:
+        """`count` tasks of the test objective over held-out MOSES-train sources (neither the training sources
+        nor the test set), for learning curves and choosing budgets."""
+        return draw_tasks(self.source, self.seed, VALID_STREAM, count, (self.source.objectives,))
 
     def pool(self) -> Pool:
         return self.source.pool()

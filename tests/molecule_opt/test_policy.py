@@ -1,4 +1,6 @@
-"""The policy miniature's pieces: the sequence layout, the plan, the scored tokens of each loss, the advantages."""
+"""The policy miniature's pieces: the sequence layout, the SELFIES edit script, the plan, the scored tokens of each
+loss, the advantages (sample standard deviation, as the released trainer) and the KL anchor (the policy RL
+starts from)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,34 +9,51 @@ import torch
 
 pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
 
-from methods.molecule_opt.objectives import parse_objectives  # noqa: E402
+from rdkit import Chem  # noqa: E402
+
+from methods.molecule_opt.objectives import OptTask, parse_objectives  # noqa: E402
+from methods.molecule_opt.policy import trainer  # noqa: E402
 from methods.molecule_opt.policy.model import mean_nll, new_model, sequences, token_logprobs  # noqa: E402
-from methods.molecule_opt.policy.tokens import (ANS, COPY, EOS, INDEX, SKIP, THINK, apply_script, completion, plan,  # noqa: E402
-                                               prompt, script, split_completion)
-from methods.molecule_opt.policy.trainer import _advantages, _demo_loss  # noqa: E402
-from methods.molecule_opt.objectives import OptTask  # noqa: E402
+from methods.molecule_opt.policy.tokens import (ANS, COPY, EOS, INDEX, SKIP, THINK, apply_script,  # noqa: E402
+                                               completion, molecule_tokens, plan, prompt, script, split_completion)
+from methods.molecule_opt.policy.trainer import RlSettings, _advantages, _demo_loss, reinforce  # noqa: E402
 
 ASPIRIN, METHYL_ESTER = "CC(=O)Oc1ccccc1C(=O)O", "CC(=O)Oc1ccccc1C(=O)OC"
+
+
+def _same(a: str, b: str) -> bool:
+    return Chem.CanonSmiles(a) == Chem.CanonSmiles(b)
 
 
 def test_a_completion_reads_back_as_its_plan_and_answer():
     steps = plan(ASPIRIN, "CC(=O)Oc1ccccc1C(=O)N")
     assert sorted(steps) == ["+N", "-O"]
     tokens = completion(ASPIRIN, METHYL_ESTER, steps)
-    assert split_completion(ASPIRIN, tokens) == (tokens[:2], METHYL_ESTER)
-    assert split_completion(ASPIRIN, [INDEX["+C"], INDEX["C"]]) == ([INDEX["+C"], INDEX["C"]], "")  # no <ans>
+    found_plan, answer = split_completion(ASPIRIN, tokens)
+    assert found_plan == tokens[:2] and _same(answer, METHYL_ESTER)
+    assert split_completion(ASPIRIN, [INDEX["+C"], INDEX["[C]"]]) == ([INDEX["+C"], INDEX["[C]"]], "")  # no <ans>
     assert split_completion(ASPIRIN, [INDEX[ANS], INDEX[COPY]]) == ([], "")  # cut before <eos>: no answer
-    assert split_completion(ASPIRIN, [INDEX[ANS], INDEX[EOS]]) == ([], ASPIRIN)  # <eos> copies the rest
+    assert _same(split_completion(ASPIRIN, [INDEX[ANS], INDEX[EOS]])[1], ASPIRIN)  # <eos> copies the rest
 
 
 @pytest.mark.parametrize("answer", [METHYL_ESTER, ASPIRIN, "c1ccccc1", "CC(=O)Nc1ccccc1C(=O)O", "C"])
 def test_every_answer_has_an_edit_script_over_the_source(answer):
     steps = script(ASPIRIN, answer)
-    assert apply_script(ASPIRIN, steps) == answer and (not steps or steps[-1] != COPY)
-    assert script(ASPIRIN, METHYL_ESTER) == [COPY] * 21 + ["C"]
-    assert apply_script("CO", [SKIP, SKIP, SKIP, COPY, "N"]) == "N"  # past the end nothing is copied
+    assert _same(apply_script(ASPIRIN, steps), answer) and (not steps or steps[-1] != COPY)
+    assert script(ASPIRIN, METHYL_ESTER) == [COPY] * len(molecule_tokens(ASPIRIN)) + ["[C]"]
+    assert apply_script("CO", [SKIP, SKIP, SKIP, COPY, "[N]"]) == "N"  # past the end nothing is copied
     head = prompt(parse_objectives("qed+,logp+"), ASPIRIN)
     assert head[1:3] == [INDEX["<qed+>"], INDEX["<logp+>"]] and head[-1] == INDEX[THINK]
+
+
+def test_any_script_of_edits_and_selfies_tokens_decodes_to_a_molecule_others_are_invalid():
+    rng = np.random.default_rng(0)
+    inserts = ["[C]", "[=O]", "[Ring1]", "[Branch1]", "[N]", "[#C]"]
+    for _ in range(50):
+        steps = list(rng.choice([COPY, SKIP, *inserts], size=int(rng.integers(1, 30))))
+        answer = apply_script(ASPIRIN, steps)
+        assert answer == "" or Chem.MolFromSmiles(answer) is not None
+    assert apply_script("C", [SKIP]) == "" and apply_script(ASPIRIN, ["+O"]) == ""  # empty; a plan token
 
 
 def test_only_the_completion_or_the_answer_after_the_plan_is_scored():
@@ -43,9 +62,33 @@ def test_only_the_completion_or_the_answer_after_the_plan_is_scored():
     assert batch.mask.tolist() == [[1] * 6] * 2 and batch.ids[0].tolist() == [1, 2, 3, 4, 5, 6]
 
 
-def test_advantages_are_normalised_within_each_group():
+def test_advantages_use_the_sample_standard_deviation_within_each_group():
+    """As torch's `std` (ddof 1) in the released x_repo_trainer.py: rewards 0, 1, 2 have std 1, not 0.816."""
     found = _advantages(np.array([0.0, 1.0, 2.0, 5.0, 5.0, 5.0]), group=3).numpy()
-    assert np.allclose(found[:3], [-1.2247, 0.0, 1.2247], atol=1e-3) and np.allclose(found[3:], 0.0)
+    assert np.allclose(found[:3], np.array([-1.0, 0.0, 1.0]) / (1.0 + 1e-4)) and np.allclose(found[3:], 0.0)
+
+
+def test_the_kl_anchor_is_the_policy_as_rl_starts_frozen_while_the_policy_moves(monkeypatch):
+    torch.manual_seed(0)
+    model = new_model(1, 16, 2)
+    with torch.no_grad():  # stands for the SFT stage: the policy entering RL is not the freshly built model
+        for weight in model.parameters():
+            weight.add_(0.1)
+    entering = {k: v.clone() for k, v in model.state_dict().items()}
+    anchors = []
+
+    def spy(policy, anchor, *args):  # noqa: ANN001, ANN202
+        anchors.append(anchor)
+        return original(policy, anchor, *args)
+
+    original = trainer._grpo_loss
+    monkeypatch.setattr(trainer, "_grpo_loss", spy)
+    task = OptTask("t", ASPIRIN, parse_objectives("logp+"), 0.4, METHYL_ESTER)
+    reinforce(model, [task], RlSettings(2, 1, 2, 0.04, 0.0), 1e-2, np.random.default_rng(0), lambda step: None)
+    assert len(anchors) == 2 and anchors[0] is anchors[1] and anchors[0] is not model
+    assert all(torch.equal(anchors[0].state_dict()[k], v) for k, v in entering.items())  # never updated
+    assert not all(torch.equal(model.state_dict()[k], v) for k, v in entering.items())  # the policy moved
+    assert not any(weight.requires_grad for weight in anchors[0].parameters())
 
 
 def test_the_demonstration_term_is_the_reference_answers_nll_after_the_policys_own_plan():
@@ -53,7 +96,7 @@ def test_the_demonstration_term_is_the_reference_answers_nll_after_the_policys_o
     model = new_model(1, 16, 2)
     task = OptTask("t", ASPIRIN, parse_objectives("logp+"), 0.4, METHYL_ESTER)
     head = prompt(task.objectives, task.source)
-    drawn = [[INDEX["+C"], INDEX["-O"], INDEX[ANS], INDEX["C"], INDEX[EOS]]]  # the policy's own plan, another answer
+    drawn = [[INDEX["+C"], INDEX["-O"], INDEX[ANS], INDEX["[C]"], INDEX[EOS]]]  # the policy's own plan, another answer
     demo = completion(ASPIRIN, METHYL_ESTER, ["+C", "-O"])
     expected = mean_nll(model, sequences([(head, demo)], score_from=[3]))
     assert torch.isclose(_demo_loss(model, [task], [head], drawn), expected)

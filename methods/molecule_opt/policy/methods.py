@@ -1,7 +1,8 @@
 """The four policy methods of T-DePO-1: SFT, GRPO, SFT + GRPO and DePO, each from the same cached base policy
 trained on the run's training tasks, then answering every test task with one sampled completion. With
-`curve_every` they record validity, success rate, similarity and plan length on the test tasks as training goes
-(T-DePO-3); the curves never feed back into training."""
+`curve_every` they record validity, both success rates, similarity and plan length on held-out validation tasks
+(MOSES-train sources used neither for training nor as test sources) as training goes (T-DePO-3), and `sft_validity`
+is the validity there once the SFT stage ends; none of it feeds back into training."""
 from __future__ import annotations
 
 import copy
@@ -11,6 +12,7 @@ import numpy as np
 import torch
 
 from harness import Method, RunContext
+from methods.molecule_opt.objectives import OptTask
 from methods.molecule_opt.params import DepoParams, GrpoParams, PolicyParams, SftGrpoParams, SftParams
 from methods.molecule_opt.policy.pretrain import PretrainConfig, base_policy, load_policy
 from methods.molecule_opt.policy.sampling import answer_tasks
@@ -30,15 +32,15 @@ class PolicyMethod(Method[P]):
         rng = np.random.default_rng(ctx.seed)
         recipe = PretrainConfig(steps=self.params.base_steps, anchors=self.params.base_anchors,
                                 mutants=2 * self.params.base_anchors)
-        base = load_policy(base_policy(recipe, self.params.base_seed)).eval()
+        model = copy.deepcopy(load_policy(base_policy(recipe, self.params.base_seed)).eval())
         torch.manual_seed(ctx.seed)  # after the base policy, whose training (on first use only) draws from torch
-        model = copy.deepcopy(base)
         tasks = inputs.training_tasks(self.params.train_tasks)
-        test = list(inputs.tasks)
+        validation = inputs.validation_tasks(self.params.curve_tasks) if self.params.curve_every or self.sft_stage \
+            else []
 
         def hook(step: int) -> None:
             if self.params.curve_every and step % self.params.curve_every == 0:
-                _curve_point(model, test, self.params.temperature, step, ctx)
+                _curve_point(model, validation, self.params.temperature, step, ctx)
 
         hook(0)
         sft_steps = 0
@@ -46,24 +48,27 @@ class PolicyMethod(Method[P]):
             p: Any = self.params
             sft(model, tasks, p.sft_steps, p.batch_size, p.learning_rate, rng, hook)
             sft_steps = p.sft_steps
+            held_out, _ = answer_tasks(model, validation, p.temperature)
+            ctx.record("sft_validity", 100.0 * float(np.mean([task_outcome(t, held_out[t.id]).valid
+                                                              for t in validation])), "%", True)
         if self.rl_stage:
             p = self.params
             settings = RlSettings(p.rl_steps, p.batch_tasks, p.group, p.beta, getattr(p, "demo_weight", 0.0))
-            rewards = reinforce(model, base, tasks, settings, p.learning_rate, rng, hook, sft_steps)
+            rewards = reinforce(model, tasks, settings, p.learning_rate, rng, hook, sft_steps)
             ctx.record("final_train_reward", float(np.mean(rewards[-5:])), higher_is_better=True)
-        answers, plans = answer_tasks(model, test, self.params.temperature)
+        answers, plans = answer_tasks(model, list(inputs.tasks), self.params.temperature)
         ctx.record("plan_length", float(np.mean(plans)), "tokens")
         return answers
 
 
-def _curve_point(model: Any, tasks: list[Any], temperature: float, step: int, ctx: RunContext) -> None:
+def _curve_point(model: Any, tasks: list[OptTask], temperature: float, step: int, ctx: RunContext) -> None:
     answers, plans = answer_tasks(model, tasks, temperature)
     outcomes = [task_outcome(t, answers[t.id]) for t in tasks]
     sims = [o.similarity for o in outcomes if o.valid]
+    constrained = [o.constrained(t.delta) for o, t in zip(outcomes, tasks, strict=True)]
     ctx.record_point("validity", step, 100.0 * float(np.mean([o.valid for o in outcomes])), "%", True)
     ctx.record_point("sr_released", step, 100.0 * float(np.mean([o.improved for o in outcomes])), "%", True)
-    ctx.record_point("sr_constrained", step, 100.0 * float(np.mean([o.constrained(t.delta) for o, t
-                                                                     in zip(outcomes, tasks, strict=True)])), "%", True)
+    ctx.record_point("sr_constrained", step, 100.0 * float(np.mean(constrained)), "%", True)
     ctx.record_point("similarity", step, float(np.mean(sims)) if sims else 0.0, "", True)
     ctx.record_point("plan_length", step, float(np.mean(plans)), "tokens", None)
 

@@ -33,15 +33,15 @@ PRETRAIN_OBJECTIVES = ("qed+", "logp+", "mr+", "tpsa-", "plogp+")
 class PretrainConfig:
     """Everything that changes the base weights; its hash names the cache folder."""
 
-    data_version: int = 3  # 2: mutant pairs beside the neighbour pairs; 3: answers as edit scripts
-    layers: int = 3
-    width: int = 96
+    data_version: int = 4  # 2: mutant pairs beside the neighbour pairs; 3: answers as edit scripts; 4: in SELFIES
+    layers: int = 4
+    width: int = 128
     heads: int = 4
     pool: int = 12_000  # the first MOSES-train molecules the pairs come from (never a test source)
     anchors: int = 4_000
     neighbours: int = 5
     mutants: int = 8_000
-    steps: int = 500
+    steps: int = 1200
     batch_size: int = 32
     learning_rate: float = 2e-3
 

@@ -1,15 +1,19 @@
 """The training objectives on the run's training tasks, from the pretrained base policy.
 
 - SFT (answer-only): NLL of `<ans> script(y_ref) <eos>` right after the prompt: no plan, as the paper's baseline.
-- GRPO: G completions per prompt, rewards `reward.reward`, advantages (r - mean_G) / (std_G + 1e-4), one policy
-  update per batch (so the clipped ratio is 1 and the clip inactive), plus the k3 KL estimate to the base model
-  weighted by beta; token losses averaged per completion, then over the batch.
+- GRPO: G completions per prompt, rewards `reward.reward`, advantages (r - mean_G) / (std_G + 1e-4) with the
+  sample standard deviation (ddof 1: torch's `std`, as the released x_repo_trainer.py), one policy update per
+  batch (so the clipped ratio is 1 and the clip inactive), plus the k3 KL estimate to the anchor weighted by beta;
+  token losses averaged per completion, then over the batch. The anchor is a frozen copy of the policy as RL
+  starts, as the released trainer's `ref_model` is the model it starts from: the SFT model for SFT + GRPO, the
+  base policy for GRPO and DePO (the released recipes start RePO from the instruction-tuned model).
 - DePO: GRPO plus, for every sampled completion, the NLL of the reference answer after the completion's own plan
   (`prefix <ans> script(y_ref) <eos>`, only the answer tokens scored), weighted `demo_weight` (1 in the spec:
   L = L_GRPO + L_demo). The plan tokens are the miniature's reasoning (`tokens`).
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,9 +54,18 @@ def sft(model: Any, tasks: list[OptTask], steps: int, batch_size: int, learning_
     model.eval()
 
 
-def reinforce(model: Any, base: Any, tasks: list[OptTask], settings: RlSettings, learning_rate: float,
+def frozen_copy(model: Any) -> Any:
+    """The KL anchor: a copy of `model` as it is now, in eval mode, never updated."""
+    anchor = copy.deepcopy(model).eval()
+    anchor.requires_grad_(False)
+    return anchor
+
+
+def reinforce(model: Any, tasks: list[OptTask], settings: RlSettings, learning_rate: float,
               rng: np.random.Generator, hook: Hook, step_offset: int = 0) -> list[float]:
-    """GRPO (or DePO when `settings.demo_weight` > 0); returns the mean reward of every step's samples."""
+    """GRPO (or DePO when `settings.demo_weight` > 0) anchored to the policy as it enters; returns the mean reward
+    of every step's samples."""
+    anchor = frozen_copy(model)
     optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate)
     rewards_seen = []
     for step in range(1, settings.steps + 1):
@@ -64,7 +77,7 @@ def reinforce(model: Any, base: Any, tasks: list[OptTask], settings: RlSettings,
         rewards = np.array([reward(t, split_completion(t.source, c)[1]) for t, c in zip(group, drawn, strict=True)])
         rewards_seen.append(float(rewards.mean()))
         model.train()
-        loss = _grpo_loss(model, base, prompts, drawn, _advantages(rewards, settings.group), settings.beta)
+        loss = _grpo_loss(model, anchor, prompts, drawn, _advantages(rewards, settings.group), settings.beta)
         if settings.demo_weight > 0:
             loss = loss + settings.demo_weight * _demo_loss(model, group, prompts, drawn)
         _update(optimiser, model, loss)
@@ -75,19 +88,19 @@ def reinforce(model: Any, base: Any, tasks: list[OptTask], settings: RlSettings,
 
 def _advantages(rewards: np.ndarray, group: int) -> torch.Tensor:
     grouped = rewards.reshape(-1, group)
-    normalised = (grouped - grouped.mean(axis=1, keepdims=True)) / (grouped.std(axis=1, keepdims=True) + 1e-4)
+    normalised = (grouped - grouped.mean(axis=1, keepdims=True)) / (grouped.std(axis=1, ddof=1, keepdims=True) + 1e-4)
     return torch.tensor(normalised.reshape(-1), dtype=torch.float32)
 
 
-def _grpo_loss(model: Any, base: Any, prompts: list[list[int]], drawn: list[list[int]], advantages: torch.Tensor,
+def _grpo_loss(model: Any, anchor: Any, prompts: list[list[int]], drawn: list[list[int]], advantages: torch.Tensor,
                beta: float) -> torch.Tensor:
     batch = sequences(list(zip(prompts, drawn, strict=True)))
     weights = batch.scored[:, 1:]
     logp = token_logprobs(model, batch)
     with torch.no_grad():
-        base_logp = token_logprobs(base, batch)
+        anchor_logp = token_logprobs(anchor, batch)
     ratio = torch.exp(logp - logp.detach())  # 1 in value: one update per batch (TRL's num_iterations = 1)
-    gap = base_logp - logp
+    gap = anchor_logp - logp
     per_token = -advantages[:, None] * ratio + beta * (torch.exp(gap) - gap - 1.0)
     per_completion = (per_token * weights).sum(dim=1) / weights.sum(dim=1).clamp(min=1.0)
     return per_completion.mean()
