@@ -3,8 +3,9 @@
     {"text": "the capital of france is paris", "split": "train"}
     {"text": "q : what is 2 plus 3 ? a : 5", "split": "test"}
 
-`text` (at least two whitespace-separated words; the last is the word a test line is scored on) and an
-optional `split` (train, dev or test; without one, every tenth line is dev and the next tenth test). The source
+`text` (at least two whitespace-separated words; the last is the word a test line is scored on), an
+optional `split` (train, dev or test; without one, every tenth line is dev and the next tenth test) and an
+optional `task` (the line's task type, whose majority answer is its accuracy floor; default "text"). The source
 model is pre-trained on its train lines, the students on the same. Blank lines are skipped; every mistake is a
 `DataError` naming the file, the line and the field.
 """
@@ -16,7 +17,7 @@ from harness import DataError
 from harness.json_lines import json_objects
 from methods.model_init.text import TextCorpus
 
-_KEYS = {"text", "split"}
+_KEYS = {"text", "split", "task"}
 _SPLITS = ("train", "dev", "test")
 
 
@@ -31,6 +32,7 @@ def _split(record: dict, path: Path, number: int) -> str:
 def read_corpus(path: Path) -> TextCorpus:
     """The file's lines by split, in file order; each split must hold at least one line."""
     lines: dict[str, list[str]] = {name: [] for name in _SPLITS}
+    tasks: dict[str, list[str]] = {name: [] for name in _SPLITS}
     ids: list[str] = []
     for number, record in json_objects(path, _KEYS):
         text = record.get("text")
@@ -38,11 +40,16 @@ def read_corpus(path: Path) -> TextCorpus:
             raise DataError(f"'text' must be a string of at least two words, got {text!r}", file=path, line=number,
                             field="text", hint="Give the line's words separated by spaces; the last is scored.")
         split = _split(record, path, number)
+        task = record.get("task", "text")
+        if not isinstance(task, str) or not task.strip():
+            raise DataError(f"'task' must be a non-empty string, got {task!r}", file=path, line=number, field="task",
+                            hint="Name the line's task type, or leave 'task' out.")
         lines[split].append(" ".join(text.split()))
+        tasks[split].append(task.strip())
         if split == "test":
             ids.append(f"line-{number}")
     empty = [name for name in _SPLITS if not lines[name]]
     if empty:
         raise DataError(f"holds no {empty[0]} lines", file=path, field="split",
                         hint="Mark some lines with \"split\": \"" + empty[0] + "\" (or give at least ten lines).")
-    return TextCorpus.of(lines["train"], lines["dev"], lines["test"], ids)
+    return TextCorpus.of(lines["train"], lines["dev"], lines["test"], ids, tasks["dev"], tasks["test"])

@@ -1,6 +1,7 @@
 """The datasets: `generated` (modular_lm's four-domain corpus as lines) and `byo` (your JSONL text corpus,
-`byo.py`). Both name the source's recipe, the student's shape, the dev-loss threshold the steps-to-threshold
-metric counts to and the dev lines the learning curve is measured on."""
+`byo.py`). Both name the source's recipe (its `seed` may be "run": one source per run seed), the student's
+shape, the dev-loss threshold the steps-to-threshold metric counts to, the dev lines the learning curve is
+measured on and the task types accuracy is scored on (`tasks`; default all)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -47,6 +48,10 @@ def _source(source: Mapping[str, Any] | None) -> dict[str, Any]:
                         hint=f"Known: {', '.join(sorted(_SOURCE_KEYS))}.")
     if "config" in source:
         _config(SourceConfig, source["config"], "source.config")
+    seed = source.get("seed", 0)
+    if seed != "run" and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise DataError(f"source seed must be an integer or \"run\", got {seed!r}", field="args.source.seed",
+                        hint="\"run\" trains one source per run seed.")
     return source
 
 
@@ -62,8 +67,21 @@ def _student(student: Mapping[str, Any] | None, source: Mapping[str, Any]) -> Sh
     return shape
 
 
+def _scored(corpus: TextCorpus, tasks: list[str] | None) -> TextCorpus:
+    if tasks is None:
+        return corpus
+    if not isinstance(tasks, list) or not tasks or not all(isinstance(t, str) and t for t in tasks):
+        raise DataError(f"tasks must be a non-empty list of task-type names, got {tasks!r}", field="args.tasks")
+    try:
+        return corpus.restricted(tasks)
+    except ValueError as exc:
+        raise DataError(str(exc), field="args.tasks", hint="Name task types (or domains) the test lines have.") \
+            from None
+
+
 def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Mapping[str, Any] | None,
-               threshold: float, eval_lines: int) -> InitSource:
+               threshold: float, eval_lines: int, tasks: list[str] | None) -> InitSource:
+    corpus = _scored(corpus, tasks)
     recipe = _source(source)
     if not threshold > 0:
         raise DataError(f"threshold must be a positive dev loss, got {threshold}", field="args.threshold")
@@ -73,16 +91,17 @@ def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Ma
 
 
 def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None,
-              student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64
-              ) -> InitSource:
+              student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64,
+              tasks: list[str] | None = None) -> InitSource:
     """modular_lm's corpus (`corpus`: its CorpusConfig), the source's recipe (`source`: {config, seed,
     num_threads, cache_dir} or {path}), the student's shape ({hidden, layers, heads, ffn}), the dev-loss
-    `threshold` and the `eval_lines` dev lines of the learning curve."""
+    `threshold`, the `eval_lines` dev lines of the learning curve and the scored `tasks` (domains such as
+    "language", or "domain/template")."""
     text = generated_corpus(_config(CorpusConfig, corpus, "corpus"))
-    return _source_of(text, source, student, threshold, eval_lines)
+    return _source_of(text, source, student, threshold, eval_lines, tasks)
 
 
 def byo(path: str | Path, source: Mapping[str, Any] | None = None, student: Mapping[str, Any] | None = None,
-        threshold: float = 1.0, eval_lines: int = 64) -> InitSource:
+        threshold: float = 1.0, eval_lines: int = 64, tasks: list[str] | None = None) -> InitSource:
     """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines."""
-    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines)
+    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines, tasks)

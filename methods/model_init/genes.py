@@ -56,6 +56,12 @@ def group_of(layer: int, layers: int, genes: int) -> int:
     return layer * genes // layers
 
 
+def group_layers(source_layers: int, student_layers: int, genes: int) -> tuple[list[list[int]], list[int]]:
+    """The source layers of each gene group, and the group each student layer takes."""
+    members = groups(source_layers, genes)
+    return members, [group_of(j, student_layers, len(members)) for j in range(student_layers)]
+
+
 def svd_of_factors(a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """U (m x r), S (r), V (n x r) of A B through QR of both factors and the SVD of the r x r core."""
     qa, ra = torch.linalg.qr(a)

@@ -10,6 +10,7 @@ from typing import Any
 
 import torch
 
+from methods.model_init.genes import group_layers
 from methods.model_init.models import Shape, model_shape
 
 
@@ -83,3 +84,11 @@ def uniform_plan(source: Shape, student: Shape, layers: Sequence[int]) -> Plan:
     heads = tuple(evenly(source.heads, student.heads) for _ in layers)
     neurons = tuple(evenly(source.ffn, student.ffn) for _ in layers)
     return Plan(tuple(layers), evenly(source.hidden, student.hidden), heads, neurons)
+
+
+def inherit_rest(student: Any, source: Any, genes: int) -> None:
+    """MASA's non-FFN weights: evenly spaced channels and heads of the first source layer of each student layer's
+    gene group (`genes` groups), the FFNs left as they are."""
+    big, small = fitting_shapes(source, student)
+    members, chosen = group_layers(big.layers, small.layers, genes)
+    inherit(student, source, uniform_plan(big, small, [members[g][0] for g in chosen]), ffn=False)

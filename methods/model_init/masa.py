@@ -18,8 +18,8 @@ import torch
 from harness import RunContext
 from harness.fingerprint import digest
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder
-from methods.model_init.genes import FFN, ffn_of, group_of, groups, learn_genes, neuron_leverage, reshape_ffn
-from methods.model_init.inherit import evenly, fitting_shapes, inherit, uniform_plan
+from methods.model_init.genes import FFN, ffn_of, group_layers, learn_genes, neuron_leverage, reshape_ffn
+from methods.model_init.inherit import evenly, fitting_shapes, inherit_rest
 from methods.model_init.method import Initialiser, Origins, calibration_ids, ffn_inputs
 from methods.model_init.params import MasaParams
 from methods.model_init.task import InitInputs
@@ -62,11 +62,10 @@ class Masa(Initialiser[MasaParams]):
         p = self.params
         big, small = fitting_shapes(source, student)  # before the genes are learned
         genes = self.gene_matrices(source, inputs)
-        members = groups(big.layers, p.genes)
-        chosen = [group_of(j, small.layers, len(genes)) for j in range(small.layers)]
+        members, chosen = group_layers(big.layers, small.layers, p.genes)
         channels = evenly(big.hidden, small.hidden)
         if p.rest == "selection":
-            inherit(student, source, uniform_plan(big, small, [members[g][0] for g in chosen]), ffn=False)
+            inherit_rest(student, source, p.genes)
         for block, g in zip(student.model.layers, chosen, strict=True):
             gene = genes[g]
             neurons = torch.topk(neuron_leverage(gene, p.rank), small.ffn).indices.sort().values

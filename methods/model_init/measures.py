@@ -1,6 +1,10 @@
 """The family's numpy measurements: the spectral distance between two matrices, linear CKA between two sets of
-representations, and a learning curve's steps to a loss threshold and area (AUC)."""
+representations, a learning curve's steps to a loss threshold and area (AUC), and accuracy against its floor and
+as a share of the source's (the paper's "% of the source's performance")."""
 from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -37,3 +41,23 @@ def curve_auc(steps: np.ndarray, losses: np.ndarray) -> float:
     if len(steps) < 2:
         return float(losses[0])
     return float(np.trapezoid(losses, steps) / (steps[-1] - steps[0]))
+
+
+def majority_floor(answers: Sequence[str], tasks: Sequence[str]) -> float:
+    """The accuracy of answering every line with its task type's most common answer (in these very lines): what
+    knowing the task type, and nothing of the question, is worth."""
+    by_task: dict[str, Counter[str]] = defaultdict(Counter)
+    for answer, task in zip(answers, tasks, strict=True):
+        by_task[task][answer] += 1
+    return sum(max(counts.values()) for counts in by_task.values()) / len(answers)
+
+
+def source_share(accuracy: float, source_accuracy: float) -> float:
+    """The student's accuracy as a share of its source's (the paper's "% of the source's performance")."""
+    return accuracy / source_accuracy if source_accuracy > 0 else float("nan")
+
+
+def share_above_floor(accuracy: float, source_accuracy: float, floor: float) -> float:
+    """The share of the source's gain over the majority floor that the student keeps: 0 at the floor, 1 at the
+    source (NaN for a source at or below its floor, which has no gain to keep)."""
+    return (accuracy - floor) / (source_accuracy - floor) if source_accuracy > floor else float("nan")

@@ -1,6 +1,7 @@
 """What every initialiser shares: load the source, build the student (seeded), let the method initialise it,
 measure the spectral distance of its FFNs to their source layers, train it for the fixed budget while the dev
-loss is recorded, then answer the test prompts and measure perplexity and CKA against the source."""
+loss and the dev accuracy's share of the source's (above the floor: `dev_share`) are recorded, then answer the
+test prompts (as the source does too) and measure perplexity and CKA against the source."""
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ import torch
 
 from harness import Method, RunContext
 from methods.model_init.genes import ffn_of
-from methods.model_init.measures import linear_cka, spectral_distance
+from methods.model_init.measures import linear_cka, majority_floor, share_above_floor, spectral_distance
 from methods.model_init.models import build_model, parameters
 from methods.model_init.params import InitParams
 from methods.model_init.task import InitInputs, InitResult
@@ -48,11 +49,18 @@ class Initialiser(Method[P]):
         dev = inputs.corpus.dev[:inputs.eval_lines]
         steps: list[float] = []
         losses: list[float] = []
+        probe, truth, tasks = inputs.corpus.probe()
+        floor = majority_floor(truth, tasks) if probe else math.nan
+        source_dev = _accuracy(next_words(source, tokenizer, probe), truth) if probe else math.nan
+        shares: list[float] = []
 
         def evaluate(step: int) -> None:
             if step % p.eval_every == 0 or step == p.steps:
                 steps.append(float(step))
                 losses.append(mean_loss(student, tokenizer, dev))
+                if probe:
+                    shares.append(share_above_floor(_accuracy(next_words(student, tokenizer, probe), truth),
+                                                    source_dev, floor))
 
         figures = {"spectral_distance": ffn_spectral_distance(student, source, origins),
                    "parameters": float(parameters(student))}
@@ -60,13 +68,20 @@ class Initialiser(Method[P]):
         train_steps(student, stream, p.steps, p.batch_size, p.learning_rate, step_loss=self.step_loss(source),
                     on_step=evaluate)
         ctx.record_curve("val_loss", steps, losses, unit="nats", higher_is_better=False)
+        if probe:
+            ctx.record_curve("dev_share", steps, shares, unit="share", higher_is_better=True)
         prompts = inputs.corpus.test
         figures["perplexity"] = math.exp(mean_loss(student, tokenizer, inputs.corpus.dev))
-        probe = prompts[:CKA_PROMPTS]
-        figures["cka"] = linear_cka(hidden_states(source, tokenizer, probe).numpy(),
-                                    hidden_states(student, tokenizer, probe).numpy())
+        cka_prompts = prompts[:CKA_PROMPTS]
+        figures["cka"] = linear_cka(hidden_states(source, tokenizer, cka_prompts).numpy(),
+                                    hidden_states(student, tokenizer, cka_prompts).numpy())
         answers = dict(zip(inputs.corpus.test_ids, next_words(student, tokenizer, prompts), strict=True))
-        return InitResult(answers, tuple(steps), tuple(losses), figures)
+        theirs = dict(zip(inputs.corpus.test_ids, next_words(source, tokenizer, prompts), strict=True))
+        return InitResult(answers, tuple(steps), tuple(losses), figures, theirs)
+
+
+def _accuracy(predicted: Sequence[str], truth: Sequence[str]) -> float:
+    return sum(a == b for a, b in zip(predicted, truth, strict=True)) / len(truth)
 
 
 def ffn_spectral_distance(student: Any, source: Any, origins: Origins) -> float:

@@ -1,6 +1,8 @@
 """The family's metrics, from one scored run: test accuracy (the last word of each test line), dev perplexity
 after the budget, steps to the dataset's dev-loss threshold, the learning curve's AUC, the spectral distance
-between the source's and the initialised student's FFNs, and linear CKA between their representations."""
+between the source's and the initialised student's FFNs, linear CKA between their representations, and the
+paper's headline measure: the student's accuracy as a share of its source's on the same test lines, raw and
+above the majority-class floor (printed beside every accuracy)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -9,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from harness import Metric
-from methods.model_init.measures import curve_auc, steps_to_threshold
+from methods.model_init.measures import curve_auc, share_above_floor, source_share, steps_to_threshold
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,8 @@ class ScoredRun:
     losses: np.ndarray
     figures: Mapping[str, float]
     threshold: float
+    source_accuracy: float = float("nan")
+    floor: float = float("nan")
 
     def figure(self, name: str) -> float:
         """A figure the method recorded; every initialiser records them all, so a missing one is a bad table."""
@@ -47,3 +51,14 @@ SPECTRAL_DISTANCE = Metric("spectral_distance", lambda r: r.figure("spectral_dis
                                        "student FFN matrix and its source layers', mean over matrices")
 CKA = Metric("cka", lambda r: r.figure("cka"), higher_is_better=True,
              description="linear CKA of the trained student's and the source's last hidden states on test prompts")
+SOURCE_ACCURACY = Metric("source_accuracy", lambda r: r.source_accuracy, higher_is_better=True,
+                         description="the run's source model's accuracy on the same test lines (greedy)")
+MAJORITY_FLOOR = Metric("majority_floor", lambda r: r.floor, higher_is_better=True,
+                        description="accuracy of answering each test line with its task type's majority answer")
+SOURCE_SHARE = Metric("source_share", lambda r: source_share(r.accuracy, r.source_accuracy), higher_is_better=True,
+                      description="student accuracy / source accuracy on the same test lines (the paper's "
+                                  "'% of the source's performance')")
+SHARE_ABOVE_FLOOR = Metric("share_above_floor", lambda r: share_above_floor(r.accuracy, r.source_accuracy, r.floor),
+                           higher_is_better=True,
+                           description="(student accuracy - floor) / (source accuracy - floor): the share of the "
+                                       "source's gain over the majority floor the student keeps")

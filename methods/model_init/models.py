@@ -44,6 +44,7 @@ class SourceConfig:
     steps: int = 1500
     batch_size: int = 32
     learning_rate: float = 2e-3
+    answer_weight: float = 1.0  # the loss weight of each line's last word (its answer) against 1 for the others
 
     @property
     def shape(self) -> Shape:
@@ -73,14 +74,14 @@ def _pretrained(corpus: TextCorpus, config: SourceConfig, seed: int) -> tuple[An
     import torch
 
     from methods.common.corpus_training import train_steps
-    from methods.model_init.training import token_loss
+    from methods.model_init.training import answer_weighted_loss
 
     wall, cpu = time.perf_counter(), time.process_time()
     torch.manual_seed(seed)
     tokenizer = corpus.tokenizer
     model = build_model(config.shape, len(tokenizer))
     losses = train_steps(model, LineStream(corpus.train, tokenizer, seed), config.steps, config.batch_size,
-                         config.learning_rate, step_loss=token_loss)
+                         config.learning_rate, step_loss=answer_weighted_loss(config.answer_weight))
     record = {"config": asdict(config), "seed": seed, "train_wall_s": round(time.perf_counter() - wall, 1),
               "train_cpu_s": round(time.process_time() - cpu, 1), "final_loss": losses[-1],
               "parameters": parameters(model)}

@@ -7,6 +7,7 @@ answer (`answer`), per curve point (`val_loss`) and per figure (`figure`: perple
 parameters), so stored runs are re-scored by the same code."""
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,6 +18,7 @@ import pandas as pd
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.predictions_schema import Column, PredictionsSchema
+from methods.model_init.measures import majority_floor
 from methods.model_init.metrics import ScoredRun
 from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus
@@ -46,28 +48,33 @@ class InitInputs:
 
 @dataclass(frozen=True)
 class InitResult:
-    """A trained student's answers (by test id), its dev-loss curve and its figures."""
+    """A trained student's answers (by test id), its dev-loss curve, its figures and its source's answers to the
+    same prompts (the share-of-source metrics' denominator)."""
 
     answers: Mapping[str, str]
     curve_steps: tuple[float, ...]
     curve_losses: tuple[float, ...]
     figures: Mapping[str, float] = field(default_factory=dict)
+    source_answers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Truth:
     answers: Mapping[str, str]
     threshold: float
+    tasks: Mapping[str, str] = field(default_factory=dict)  # test id -> task type (the floor's grouping)
 
 
 class Pretrain(Task):
-    """A generated corpus (the same for every seed; the seed initialises and trains the student) or yours."""
+    """A generated corpus (the same for every seed; the seed initialises and trains the student, and with a
+    source seed "run" it also picks the source) or yours."""
 
-    # One table of three kinds of row, unique per (kind, key, step): a test line's answer (key: its id), a point
-    # of the dev-loss curve (key empty) and a figure (key: its name). Its kinds mix test samples with other rows,
-    # so the task names no test samples and `scored_run` checks that every test line is answered once.
+    # One table of four kinds of row, unique per (kind, key, step): a test line's answer (key: its id), the
+    # source's answer to it (key: its id), a point of the dev-loss curve (key empty) and a figure (key: its
+    # name). Its kinds mix test samples with other rows, so the task names no test samples and `scored_run`
+    # checks that every test line is answered once.
     predictions_schema = PredictionsSchema(
-        (Column("kind", "text", description="answer, val_loss or figure"),
+        (Column("kind", "text", description="answer, source_answer, val_loss or figure"),
          Column("key", "text", may_be_empty=True, description="the test line's id, empty, or the figure's name"),
          Column("step", "number", description="the curve point's training step (0 otherwise)"),
          Column("value", "number", description="the dev loss or the figure (0 for an answer)"),
@@ -82,8 +89,12 @@ class Pretrain(Task):
     def instance(self, data: Any, split: Mapping[str, Any], seed: int) -> Instance:
         corpus: TextCorpus = data.corpus
         blind = replace(corpus, test=corpus.prompts())
-        inputs = InitInputs(blind, data.source, data.student, data.eval_lines)
-        return Instance(inputs, Truth(dict(zip(corpus.test_ids, corpus.answers(), strict=True)), data.threshold))
+        source = dict(data.source)
+        if source.get("seed") == "run":  # one source per run seed: the seed varies what is inherited
+            source["seed"] = seed
+        inputs = InitInputs(blind, source, data.student, data.eval_lines)
+        return Instance(inputs, Truth(dict(zip(corpus.test_ids, corpus.answers(), strict=True)), data.threshold,
+                                      dict(zip(corpus.test_ids, corpus.test_tasks, strict=True))))
 
     def tiny_instance(self, seed: int) -> Instance:
         """Ten training questions per domain, a one-layer d = 16 source trained 20 steps, a d = 8 student."""
@@ -100,6 +111,7 @@ class Pretrain(Task):
         if not isinstance(output, InitResult):
             raise ValueError(f"a model_init method returns an InitResult, got {type(output).__name__}")
         rows = [("answer", key, 0.0, 0.0, word) for key, word in output.answers.items()]
+        rows += [("source_answer", key, 0.0, 0.0, word) for key, word in output.source_answers.items()]
         rows += [("val_loss", "", s, v, "") for s, v in zip(output.curve_steps, output.curve_losses, strict=True)]
         rows += [("figure", name, 0.0, value, "") for name, value in output.figures.items()]
         return pd.DataFrame(rows, columns=[c.name for c in self.predictions_schema.columns])
@@ -110,15 +122,27 @@ class Pretrain(Task):
 
 
 def scored_run(truth: Truth, predictions: pd.DataFrame) -> ScoredRun:
-    """The predictions (of the task's schema) checked against the truth: every test line answered once, a curve of
-    increasing steps."""
-    answers = predictions[predictions["kind"] == "answer"]
-    if len(answers) != len(truth.answers) or set(answers["key"]) != set(truth.answers):
-        raise ValueError(f"the predictions must answer each of the {len(truth.answers)} test lines once")
+    """The predictions (of the task's schema) checked against the truth: every test line answered once (by the
+    student; by the source too, where its answers are given), a curve of increasing steps."""
+    answers = _answers(predictions, "answer", truth)
+    sources = predictions[predictions["kind"] == "source_answer"]
+    source_accuracy = _accuracy(_answers(predictions, "source_answer", truth), truth) if len(sources) else math.nan
+    tasks = [truth.tasks.get(key, "text") for key in truth.answers]
     curve = predictions[predictions["kind"] == "val_loss"]
     if curve.empty or not curve["step"].is_monotonic_increasing:
         raise ValueError("the val_loss rows must hold a curve of increasing steps")
     figures = predictions[predictions["kind"] == "figure"]
-    correct = sum(truth.answers[k] == a for k, a in zip(answers["key"], answers["answer"], strict=True))
-    return ScoredRun(correct / len(truth.answers), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
-                     dict(zip(figures["key"], figures["value"].astype(float), strict=True)), truth.threshold)
+    return ScoredRun(_accuracy(answers, truth), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
+                     dict(zip(figures["key"], figures["value"].astype(float), strict=True)), truth.threshold,
+                     source_accuracy, majority_floor(list(truth.answers.values()), tasks))
+
+
+def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame:
+    rows = predictions[predictions["kind"] == kind]
+    if len(rows) != len(truth.answers) or set(rows["key"]) != set(truth.answers):
+        raise ValueError(f"the predictions' {kind} rows must answer each of the {len(truth.answers)} test lines once")
+    return rows
+
+
+def _accuracy(rows: pd.DataFrame, truth: Truth) -> float:
+    return sum(truth.answers[k] == a for k, a in zip(rows["key"], rows["answer"], strict=True)) / len(truth.answers)

@@ -22,6 +22,25 @@ def token_loss(model: Any, ids: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.cross_entropy(logits.transpose(1, 2), ids[:, 1:], ignore_index=PAD)
 
 
+def answer_weighted_loss(weight: float) -> StepLoss:
+    """Next-token cross-entropy with each line's last token (its answer) weighted `weight` against 1 for the rest:
+    a question's answer is one token of twenty, so at weight 1 the source spends its steps on the questions' text
+    (`token_loss` itself at weight 1)."""
+    if weight == 1.0:
+        return token_loss
+
+    def loss(model: Any, ids: torch.Tensor) -> torch.Tensor:
+        logits = model(input_ids=ids, attention_mask=(ids != PAD).long(), use_cache=False).logits[:, :-1]
+        targets = ids[:, 1:]
+        losses = torch.nn.functional.cross_entropy(logits.transpose(1, 2), targets, ignore_index=PAD,
+                                                   reduction="none")
+        weights = (targets != PAD).float()
+        weights[torch.arange(len(ids)), weights.sum(1).long() - 1] = weight
+        return (losses * weights).sum() / weights.sum()
+
+    return loss
+
+
 @torch.no_grad()
 def mean_loss(model: Any, tokenizer: WordTokenizer, lines: Sequence[str], batch_size: int = 128) -> float:
     """Mean next-token cross-entropy (nats) over every non-pad token of `lines`."""

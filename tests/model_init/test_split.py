@@ -1,0 +1,53 @@
+"""The held-out split: no test or dev question is a training line (the source and every student train on the
+train lines only), restricting the scored task types keeps the dev lines, and a source seed "run" gives each run
+seed its own source."""
+from __future__ import annotations
+
+import pytest
+
+from harness import DataError
+from methods.common.corpus import CorpusConfig
+from methods.model_init.data import generated
+from methods.model_init.task import Pretrain
+from methods.model_init.text import generated_corpus
+
+SMALL = {"train_per_domain": 60, "dev_per_domain": 8, "test_per_domain": 8, "ood_per_domain": 4, "entities": 20}
+
+
+@pytest.mark.parametrize("config", [CorpusConfig(), CorpusConfig(**SMALL)])
+def test_no_test_or_dev_question_is_a_training_line(config):
+    corpus = generated_corpus(config)
+    train = set(corpus.train)
+    questions = {line.rsplit(" a : ", 1)[0] for line in corpus.train}
+    for held_out in (corpus.test, corpus.dev):
+        assert held_out and not train & set(held_out)
+        assert not questions & {line.rsplit(" a : ", 1)[0] for line in held_out}
+    assert not set(corpus.test) & set(corpus.dev)
+    assert len(corpus.test_tasks) == len(corpus.test) and len(corpus.dev_tasks) == len(corpus.dev)
+
+
+def test_the_instance_hides_the_test_answers_and_trains_on_the_train_lines_only():
+    data = generated(corpus=SMALL, tasks=["language", "social"])
+    instance = Pretrain().instance(data, {}, 0)
+    corpus = instance.inputs.corpus
+    assert corpus.train == data.corpus.train and not set(corpus.train) & set(data.corpus.test)
+    assert all(line.endswith(" a :") for line in corpus.test)  # the prompts, their answers blanked
+    assert {t.split("/")[0] for t in corpus.test_tasks} == {"language", "social"}
+    assert len(corpus.dev) == len(generated(corpus=SMALL).corpus.dev)  # the dev loss still reads every dev line
+    prompts, answers, tasks = corpus.probe()
+    assert prompts and {t.split("/")[0] for t in tasks} == {"language", "social"} and len(answers) == len(prompts)
+
+
+def test_a_run_seed_picks_its_own_source_when_asked():
+    data = generated(corpus=SMALL, source={"seed": "run"})
+    assert [Pretrain().instance(data, {}, s).inputs.source["seed"] for s in (0, 3)] == [0, 3]
+    assert Pretrain().instance(generated(corpus=SMALL), {}, 3).inputs.source.get("seed", 0) == 0
+
+
+@pytest.mark.parametrize("args, field", [({"tasks": ["chemistry"]}, "args.tasks"),
+                                         ({"tasks": "language"}, "args.tasks"),
+                                         ({"source": {"seed": "each"}}, "args.source.seed")])
+def test_bad_tasks_and_source_seeds_are_data_errors(args, field):
+    with pytest.raises(DataError) as error:
+        generated(corpus=SMALL, **args)
+    assert error.value.field == field
