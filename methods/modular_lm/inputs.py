@@ -27,6 +27,7 @@ class Truth:
     domain: str
     ood: bool
     target: str
+    reasoning: str = ""  # a held-out multi-step item's kind (`reasoning.KINDS`); empty for the corpus's questions
 
 
 @dataclass(frozen=True)

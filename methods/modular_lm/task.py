@@ -75,6 +75,7 @@ def scored_run(truth: Mapping[str, Truth], predictions: pd.DataFrame) -> ScoredR
     rows = pd.DataFrame({
         "condition": predictions["condition"], "id": predictions["id"],
         "domain": [truth[i].domain for i in predictions["id"]], "ood": [truth[i].ood for i in predictions["id"]],
+        "reasoning": [truth[i].reasoning for i in predictions["id"]],
         "correct": [isinstance(g, str) and is_correct(g, truth[i].target)
                     for g, i in zip(predictions["generation"], predictions["id"], strict=True)],
         "routing": [json.loads(r) if isinstance(r, str) and r else None for r in predictions["routing"]]})

@@ -14,8 +14,9 @@ class Dense(Method[FinetuneParams]):
     def run(self, inputs: ModularInputs, ctx: RunContext) -> list[Answer]:
         from methods.common.corpus_training import train_steps
 
-        def adapt(model: Any, stream: Any) -> None:
+        def adapt(model: Any, stream: Any, curve: Any) -> None:
             p = self.params
-            record_losses(ctx, "finetune_loss", train_steps(model, stream, p.steps, p.batch_size, p.learning_rate))
+            record_losses(ctx, "finetune_loss", train_steps(model, stream, p.steps, p.batch_size, p.learning_rate,
+                                                            on_step=curve.hook()))
 
         return run_finetuned(inputs, ctx, self.params, adapt)

@@ -16,10 +16,11 @@ class MoB(Method[MixtureParams]):
         from methods.modular_lm.blocks import clone_blocks
         from methods.common.corpus_training import train_steps
 
-        def adapt(model: Any, stream: Any) -> Any:
+        def adapt(model: Any, stream: Any, curve: Any) -> Any:
             p = self.params
             routing = clone_blocks(model, p.experts, p.router_hidden, ctx.seed)
-            record_losses(ctx, "finetune_loss", train_steps(model, stream, p.steps, p.batch_size, p.learning_rate))
+            record_losses(ctx, "finetune_loss", train_steps(model, stream, p.steps, p.batch_size, p.learning_rate,
+                                                            on_step=curve.hook()))
             return routing
 
         return run_finetuned(inputs, ctx, self.params, adapt)

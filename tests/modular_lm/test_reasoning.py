@@ -1,0 +1,72 @@
+"""The held-out multi-step items: every answer follows from its question by an independent reading, no item is a
+corpus question or uses a word the tokenizer lacks, and the loader puts them beside the test split (or not)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness import DataError
+from methods.common.corpus import CorpusConfig, build_corpus, vocabulary
+from methods.modular_lm.data import generated
+from methods.modular_lm.reasoning import KINDS, reasoning_items
+
+SMALL = {"train_per_domain": 40, "dev_per_domain": 8, "test_per_domain": 8, "ood_per_domain": 4, "entities": 20}
+
+
+def solve(kind: str, question: str) -> str:
+    if kind == "arithmetic":
+        a, b, c = map(int, re.fullmatch(r"what is (\d+) plus (\d+) minus (\d+) \?", question).groups())
+        return str(a + b - c)
+    if kind == "deduction":
+        facts = re.findall(r"(\w+) is bigger than (\w+) \.", question)
+        x, y = re.search(r"\. is (\w+) bigger than (\w+) \?$", question).groups()
+        bigger = dict(facts)  # each name is bigger than one other: follow the chain from x
+        while x in bigger and x != y:
+            x = bigger[x]
+        return "yes" if x == y else "no"
+    if kind == "social":
+        places = re.findall(r"(?:in|to) the (\w+) \.", question)
+        return places[0] if "look for" in question else places[-1]
+    subject, verb = question.split()[1], re.search(r" (is|are) \w+ \. is this", question).group(1)
+    return "yes" if subject.endswith("s") == (verb == "are") else "no"
+
+
+@pytest.fixture(scope="module")
+def items():
+    return reasoning_items(100)
+
+
+def test_every_answer_follows_from_its_question(items):
+    assert len(items) == 100 * len(KINDS)
+    assert all(solve(kind, e.question) == e.answer for kind, e in items)
+
+
+def test_items_are_held_out_and_use_known_words(items):
+    corpus = build_corpus(CorpusConfig())
+    questions = {e.question for split in ("train", "dev", "test") for e in corpus.split(split)}
+    words = set(vocabulary(CorpusConfig()))
+    assert not questions & {e.question for _, e in items}
+    assert all(set(e.text.split()) <= words for _, e in items)
+    assert len({e.id for _, e in items}) == len(items)
+
+
+def test_yes_no_kinds_are_balanced(items):
+    for kind in ("deduction", "language"):
+        yes = sum(e.answer == "yes" for k, e in items if k == kind)
+        assert 35 <= yes <= 65
+
+
+def test_the_loader_puts_the_items_beside_the_test_split_or_uses_the_dev_split():
+    with_items = generated({"config": {"corpus": SMALL}}, reasoning=5).truth()
+    plain = generated({"config": {"corpus": SMALL}}).truth()
+    assert len(with_items) == len(plain) + 5 * len(KINDS)
+    assert {t.reasoning for t in with_items.values()} == {"", *KINDS}
+    dev = generated({"config": {"corpus": SMALL}}, split="dev").truth()
+    assert set(dev).isdisjoint(plain) and len(dev) == len(build_corpus(CorpusConfig(**SMALL)).dev)
+
+
+@pytest.mark.parametrize("args", [{"reasoning": -1}, {"reasoning": "many"}, {"split": "train"}])
+def test_bad_loader_arguments_name_the_field(args):
+    with pytest.raises(DataError, match="reasoning|split"):
+        generated(None, **args)
