@@ -1,5 +1,6 @@
 """The datasets: `generated` (modular_lm's four-domain corpus as lines) and `byo` (your JSONL text corpus,
-`byo.py`). Both name the source's recipe (its `seed` may be "run": one source per run seed), the student's
+`byo.py`). Both name the source's recipe (its `seed` may be "run": one source per run seed, or per run seed
+modulo `sources`), the student's
 shape, the dev-loss threshold the steps-to-threshold metric counts to, the dev lines the learning curve is
 measured on and the task types accuracy is scored on (`tasks`; default all)."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus, generated_corpus
 from methods.common.corpus import CorpusConfig
 
-_SOURCE_KEYS = {"config", "num_threads", "cache_dir", "seed", "path"}
+_SOURCE_KEYS = {"config", "num_threads", "cache_dir", "seed", "sources", "path"}
 STUDENT = {"hidden": 128, "layers": 2, "heads": 4, "ffn": 512}
 
 
@@ -52,6 +53,11 @@ def _source(source: Mapping[str, Any] | None) -> dict[str, Any]:
     if seed != "run" and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise DataError(f"source seed must be an integer or \"run\", got {seed!r}", field="args.source.seed",
                         hint="\"run\" trains one source per run seed.")
+    sources = source.get("sources")
+    if sources is not None and (seed != "run" or isinstance(sources, bool) or not isinstance(sources, int)
+                                or sources < 1):
+        raise DataError(f"sources must be a positive integer beside seed \"run\", got {sources!r}",
+                        field="args.source.sources", hint="The run seed modulo `sources` picks the source.")
     return source
 
 

@@ -90,8 +90,9 @@ class Pretrain(Task):
         corpus: TextCorpus = data.corpus
         blind = replace(corpus, test=corpus.prompts())
         source = dict(data.source)
-        if source.get("seed") == "run":  # one source per run seed: the seed varies what is inherited
-            source["seed"] = seed
+        sources = source.pop("sources", None)
+        if source.get("seed") == "run":  # a source per run seed (or per seed modulo `sources`): seeds vary it
+            source["seed"] = seed % sources if sources else seed
         inputs = InitInputs(blind, source, data.student, data.eval_lines)
         return Instance(inputs, Truth(dict(zip(corpus.test_ids, corpus.answers(), strict=True)), data.threshold,
                                       dict(zip(corpus.test_ids, corpus.test_tasks, strict=True))))

@@ -42,11 +42,16 @@ def test_a_run_seed_picks_its_own_source_when_asked():
     data = generated(corpus=SMALL, source={"seed": "run"})
     assert [Pretrain().instance(data, {}, s).inputs.source["seed"] for s in (0, 3)] == [0, 3]
     assert Pretrain().instance(generated(corpus=SMALL), {}, 3).inputs.source.get("seed", 0) == 0
+    few = generated(corpus=SMALL, source={"seed": "run", "sources": 3})
+    assert [Pretrain().instance(few, {}, s).inputs.source for s in (1, 4, 5)] == [{"seed": 1}, {"seed": 1},
+                                                                                   {"seed": 2}]
 
 
 @pytest.mark.parametrize("args, field", [({"tasks": ["chemistry"]}, "args.tasks"),
                                          ({"tasks": "language"}, "args.tasks"),
-                                         ({"source": {"seed": "each"}}, "args.source.seed")])
+                                         ({"source": {"seed": "each"}}, "args.source.seed"),
+                                         ({"source": {"seed": 0, "sources": 3}}, "args.source.sources"),
+                                         ({"source": {"seed": "run", "sources": 0}}, "args.source.sources")])
 def test_bad_tasks_and_source_seeds_are_data_errors(args, field):
     with pytest.raises(DataError) as error:
         generated(corpus=SMALL, **args)

@@ -1,0 +1,29 @@
+"""The T-MASA-1 share table: mean ± t interval over seeds, seeds that never reached a threshold counted apart,
+and the paper's cited figure beside the measured ones."""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from methods.model_init.share_table import CITED, cell, layout
+
+
+def test_a_cell_is_the_mean_and_the_t_interval_and_counts_seeds_that_never_reached():
+    # mean 2, sd 1, n 3: t(0.975, 2) = 4.303, half-width 4.303 / sqrt(3) = 2.484
+    assert cell(pd.Series([1.0, 2.0, 3.0]), "{:.3f}") == "2.000 ± 2.484"
+    assert cell(pd.Series([10.0, 30.0, math.inf]), "{:.0f}") == "20 ± 127 (1 never)"
+    assert cell(pd.Series([math.inf, math.inf]), "{:.0f}") == "never (2)"
+
+
+def test_the_layout_has_a_row_per_initialiser_and_the_cited_figure():
+    runs = pd.DataFrame({"status": "ok", "run_key": [f"k{i}" for i in range(4)], "dataset": "s1",
+                         "method": ["masa", "masa", "random", "random"], "metric.source_share": [0.9, 0.8, 0.5, 0.7],
+                         "metric.accuracy": [0.6, 0.5, 0.3, 0.4]})
+    text = layout(runs)
+    assert CITED in text and "| `masa` | 2 |" in text and "| `random` | 2 |" in text
+    assert text.index("`random`") < text.index("`masa`")  # the spec's row order: baselines, then MASA
+    assert "85.0% ±" in text and "—" in text  # a metric the runs lack is a dash, not a number
+    with pytest.raises(KeyError):
+        layout(runs.drop(columns="dataset"))
