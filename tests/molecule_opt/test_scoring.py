@@ -41,9 +41,11 @@ def test_copies_and_invalid_answers_never_succeed_and_invalid_ones_have_no_simil
     assert (invalid.valid, invalid.improved) == (False, False) and np.isnan(invalid.similarity)
 
 
-def test_the_reward_is_zero_below_delta_and_a_success_beats_a_copy():
+def test_the_reward_pays_only_a_constrained_success_and_more_for_a_closer_one():
     assert reward(_task("logp+", 0.7), METHYL_ESTER) == 0.0 and reward(_task("logp+"), "xx") == 0.0
-    assert reward(_task("logp+"), METHYL_ESTER) == pytest.approx(1 + 2 / 3) and reward(_task("logp+"), ASPIRIN) == 1.0
+    assert reward(_task("logp+"), ASPIRIN) == 0.0  # an unchanged copy earns nothing
+    assert reward(_task("logp+"), METHYL_ESTER) == pytest.approx(1 + 2 / 3)
+    assert reward(_task("logp+", 0.0), CARBON_TETRACHLORIDE) == 1.0  # improved at similarity 0
 
 
 def test_both_success_rules_on_a_fixture_computed_by_hand_from_the_released_evaluate_py():
