@@ -24,6 +24,7 @@ def test_the_floor_is_the_most_frequent_answers_share():
     assert base_check.majority_floors(examples) == {d: 0.75 for d in DOMAINS}
 
 
+@pytest.mark.slow  # greedy answers of a tiny model to the dev split
 def test_an_untrained_base_stops_the_run_naming_its_domains():
     torch.manual_seed(0)
     tokenizer = WordTokenizer.over(vocabulary(CORPUS))

@@ -18,6 +18,8 @@ from methods.common.vocab import WordTokenizer  # noqa: E402
 from methods.modular_lm.micro import curriculum  # noqa: E402
 from methods.modular_lm.params import MiCRoParams  # noqa: E402
 
+pytestmark = pytest.mark.slow  # six short curricula (about 5 s on an idle core; run by .ci/run)
+
 CORPUS = CorpusConfig(train_per_domain=40, dev_per_domain=8, test_per_domain=8, ood_per_domain=4, entities=20)
 PARAMS = {"steps": 6, "batch_size": 4, "router_hidden": 8, "stage1_share": 0.34}  # stages of 2, 1 and 3 steps
 
