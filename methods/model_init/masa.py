@@ -61,11 +61,13 @@ class Masa(Initialiser[MasaParams]):
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         p = self.params
         big, small = fitting_shapes(source, student)  # before the genes are learned
-        genes = self.gene_matrices(source, inputs)
         members, chosen = group_layers(big.layers, small.layers, p.genes)
-        channels = evenly(big.hidden, small.hidden)
         if p.rest == "selection":
             inherit_rest(student, source, p.genes)
+        if p.ffn == "random":
+            return [members[g] for g in chosen]
+        genes = self.gene_matrices(source, inputs)
+        channels = evenly(big.hidden, small.hidden)
         for block, g in zip(student.model.layers, chosen, strict=True):
             gene = genes[g]
             neurons = torch.topk(neuron_leverage(gene, p.rank), small.ffn).indices.sort().values

@@ -61,3 +61,19 @@ def share_above_floor(accuracy: float, source_accuracy: float, floor: float) -> 
     """The share of the source's gain over the majority floor that the student keeps: 0 at the floor, 1 at the
     source (NaN for a source at or below its floor, which has no gain to keep)."""
     return (accuracy - floor) / (source_accuracy - floor) if source_accuracy > floor else float("nan")
+
+
+def learned_tasks(predicted: Sequence[str], answers: Sequence[str], tasks: Sequence[str], margin: float
+                  ) -> dict[str, float]:
+    """The task types on which `predicted` (a source's answers to dev questions) beats its majority floor by at
+    least `margin`, each with its margin: the types whose performance a student can inherit a share of."""
+    by_task: dict[str, list[int]] = defaultdict(list)
+    for i, task in enumerate(tasks):
+        by_task[task].append(i)
+    found = {}
+    for task, rows in by_task.items():
+        accuracy = sum(predicted[i] == answers[i] for i in rows) / len(rows)
+        lead = accuracy - majority_floor([answers[i] for i in rows], [task] * len(rows))
+        if lead >= margin - 1e-12:
+            found[task] = lead
+    return found

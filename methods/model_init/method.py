@@ -1,7 +1,12 @@
 """What every initialiser shares: load the source, build the student (seeded), let the method initialise it,
 measure the spectral distance of its FFNs to their source layers, train it for the fixed budget while the dev
 loss and the dev accuracy's share of the source's (above the floor: `dev_share`) are recorded, then answer the
-test prompts (as the source does too) and measure perplexity and CKA against the source."""
+test prompts (as the source does too) and measure perplexity and CKA against the source.
+
+Share of the source's performance is measured on what the source can do: the task types on whose dev questions
+the run's source leads the majority floor by `GATE` (chosen on dev, from the source alone, the same for every
+initialiser of that source; recorded as `scored:<type>` figures, which the task's scoring reads). A source that
+learned none is scored on every task type."""
 from __future__ import annotations
 
 import math
@@ -14,10 +19,11 @@ import torch
 
 from harness import Method, RunContext
 from methods.model_init.genes import ffn_of
-from methods.model_init.measures import linear_cka, majority_floor, share_above_floor, spectral_distance
+from methods.model_init.measures import (learned_tasks, linear_cka, majority_floor, share_above_floor,
+                                         spectral_distance)
 from methods.model_init.models import build_model, parameters
 from methods.model_init.params import InitParams
-from methods.model_init.task import InitInputs, InitResult
+from methods.model_init.task import SCORED, InitInputs, InitResult
 from methods.model_init.text import LineStream, encode_batch
 from methods.model_init.training import StepLoss, hidden_states, mean_loss, next_words, token_loss
 from methods.common.corpus_training import train_steps
@@ -25,6 +31,7 @@ from methods.common.tiny_llama import load
 from methods.common.vocab import PAD
 
 CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares
+GATE = 0.10  # a task type is the source's when its dev accuracy leads the type's majority floor by 10 points
 Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FFN stands for
 
 
@@ -50,8 +57,12 @@ class Initialiser(Method[P]):
         steps: list[float] = []
         losses: list[float] = []
         probe, truth, tasks = inputs.corpus.probe()
+        theirs_dev = next_words(source, tokenizer, probe)
+        learned = learned_tasks(theirs_dev, truth, tasks, GATE)
+        keep = [i for i, task in enumerate(tasks) if task in learned] or list(range(len(probe)))
+        probe, truth, tasks, theirs_dev = ([rows[i] for i in keep] for rows in (probe, truth, tasks, theirs_dev))
         floor = majority_floor(truth, tasks) if probe else math.nan
-        source_dev = _accuracy(next_words(source, tokenizer, probe), truth) if probe else math.nan
+        source_dev = _accuracy(theirs_dev, truth) if probe else math.nan
         shares: list[float] = []
 
         def evaluate(step: int) -> None:
@@ -63,7 +74,7 @@ class Initialiser(Method[P]):
                                                     source_dev, floor))
 
         figures = {"spectral_distance": ffn_spectral_distance(student, source, origins),
-                   "parameters": float(parameters(student))}
+                   "parameters": float(parameters(student)), **{f"{SCORED}{t}": lead for t, lead in learned.items()}}
         stream = LineStream(inputs.corpus.train, tokenizer, ctx.seed)
         train_steps(student, stream, p.steps, p.batch_size, p.learning_rate, step_loss=self.step_loss(source),
                     on_step=evaluate)

@@ -45,6 +45,9 @@ class MasaParams(CalibratedParams):
     subspace_rank: int = Field(16, ge=1, description="top-r singular subspaces the spectral term aligns [inferred]")
     extract_steps: int = Field(60, ge=0, description="Adam steps learning the genes from their SVD init [inferred]")
     extract_lr: float = Field(1e-3, gt=0, description="the gene extraction's Adam rate [inferred]")
+    ffn: Literal["genes", "random"] = Field(
+        "genes", description="the FFNs: reshaped genes, or left random (an ablation isolating the genes: the same "
+                             "inherited non-FFN weights with random FFNs)")
     rest: Literal["selection", "random"] = Field(
         "selection", description="the non-FFN weights: inherited by uniform selection (the same channels as the "
                                  "FFN's), or left random [inferred: the spec initialises the FFNs]")

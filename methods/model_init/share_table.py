@@ -19,16 +19,20 @@ from scipy import stats
 # paper was retrieved, so none can be named): an 877M MASA-initialised student keeps > 85 % of its 7B source.
 CITED = "> 85 % (877M student of a 7B source; third-party summary, masa.md 'Headline numbers'; no paper table)"
 ROWS = ("random", "magnitude_prune", "structured_prune", "weight_selection", "kd", "masa_random_ffn",
-        "masa_ffn_only", "masa_output", "masa_spectral", "masa_genes_1", "masa_genes_4", "masa", "random_long",
-        "magnitude_prune_long", "weight_selection_long", "masa_long")
-COLUMNS = (("steps_to_85", "steps to 0.85 share (dev)", "{:.0f}"), ("accuracy", "accuracy", "{:.3f}"),
+        "masa_ffn_only", "masa_output", "masa_spectral", "masa_genes_1", "masa", "weight_selection_long", "masa_long")
+COLUMNS = (("steps_to_half", "steps to 0.5 share (dev)", "{:.0f}"),
+           ("steps_to_85", "steps to 0.85 share (dev)", "{:.0f}"), ("accuracy", "accuracy", "{:.3f}"),
            ("majority_floor", "floor", "{:.3f}"), ("source_accuracy", "source", "{:.3f}"),
            ("source_share", "% of source", "{:.1%}"), ("share_above_floor", "share above floor", "{:.3f}"),
            ("spectral_distance", "spectral distance", "{:.3f}"))
 
 
 def cell(values: pd.Series, fmt: str) -> str:
-    """Mean ± 95 % CI half-width (Student t) over the seeds; seeds that never reached a threshold are counted."""
+    """Mean ± 95 % CI half-width (Student t) over the seeds; seeds that never reached a threshold (inf) are
+    counted apart; a figure no run has is a dash."""
+    values = values.dropna()
+    if values.empty:
+        return "—"
     finite = values[np.isfinite(values)]
     never = len(values) - len(finite)
     if finite.empty:
@@ -40,7 +44,7 @@ def cell(values: pd.Series, fmt: str) -> str:
 
 def layout(runs: pd.DataFrame) -> str:
     """Markdown: one table per student (dataset), a row per initialiser present, the spec's columns."""
-    ok = runs[runs["status"] == "ok"].drop_duplicates("run_key")
+    ok = runs[runs["status"] == "ok"].groupby("run_key", as_index=False).first()  # a run in both suites: once
     lines = ["# T-MASA-1: share of the source's performance (spec layout)", "",
              "Mean ± 95 % CI over seeds (one source per seed). `floor`: majority answer per task type; `source`: the "
              "run's source on the same test lines; `% of source`: accuracy / source accuracy (the paper's measure); "

@@ -24,6 +24,9 @@ from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus
 
 
+SCORED = "scored:"  # the figure-name prefix of a task type the source learned (`method.GATE`), which is scored
+
+
 @dataclass(frozen=True)
 class InitInputs:
     """The corpus (test answers blanked), the source recipe (`prepare`'s options), the student's shape and the
@@ -124,18 +127,23 @@ class Pretrain(Task):
 
 def scored_run(truth: Truth, predictions: pd.DataFrame) -> ScoredRun:
     """The predictions (of the task's schema) checked against the truth: every test line answered once (by the
-    student; by the source too, where its answers are given), a curve of increasing steps."""
+    student; by the source too, where its answers are given), a curve of increasing steps. Accuracy, the source's
+    and the floor are over the test lines of the task types the run's `scored:<type>` figures name (all lines
+    when it names none)."""
     answers = _answers(predictions, "answer", truth)
+    figures = predictions[predictions["kind"] == "figure"]
+    learned = {str(key)[len(SCORED):] for key in figures["key"] if str(key).startswith(SCORED)}
+    keys = [key for key in truth.answers if not learned or truth.tasks.get(key, "text") in learned]
     sources = predictions[predictions["kind"] == "source_answer"]
-    source_accuracy = _accuracy(_answers(predictions, "source_answer", truth), truth) if len(sources) else math.nan
-    tasks = [truth.tasks.get(key, "text") for key in truth.answers]
+    source_accuracy = (_accuracy(_answers(predictions, "source_answer", truth), truth, keys) if len(sources)
+                       else math.nan)
     curve = predictions[predictions["kind"] == "val_loss"]
     if curve.empty or not curve["step"].is_monotonic_increasing:
         raise ValueError("the val_loss rows must hold a curve of increasing steps")
-    figures = predictions[predictions["kind"] == "figure"]
-    return ScoredRun(_accuracy(answers, truth), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
+    return ScoredRun(_accuracy(answers, truth, keys), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
                      dict(zip(figures["key"], figures["value"].astype(float), strict=True)), truth.threshold,
-                     source_accuracy, majority_floor(list(truth.answers.values()), tasks))
+                     source_accuracy, majority_floor([truth.answers[k] for k in keys],
+                                                     [truth.tasks.get(k, "text") for k in keys]))
 
 
 def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame:
@@ -145,5 +153,7 @@ def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame
     return rows
 
 
-def _accuracy(rows: pd.DataFrame, truth: Truth) -> float:
-    return sum(truth.answers[k] == a for k, a in zip(rows["key"], rows["answer"], strict=True)) / len(truth.answers)
+def _accuracy(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:
+    """The share of the test lines `keys` (the scored task types') whose answer in `rows` is right."""
+    given = dict(zip(rows["key"], rows["answer"], strict=True))
+    return sum(truth.answers[k] == given[k] for k in keys) / len(keys)

@@ -8,8 +8,8 @@ import pytest
 
 from methods.model_init import metrics
 from methods.model_init.data import generated
-from methods.model_init.measures import majority_floor, share_above_floor, source_share
-from methods.model_init.task import InitResult, Pretrain
+from methods.model_init.measures import learned_tasks, majority_floor, share_above_floor, source_share
+from methods.model_init.task import SCORED, InitResult, Pretrain
 
 CORPUS = {"train_per_domain": 10, "dev_per_domain": 4, "test_per_domain": 24, "ood_per_domain": 12, "entities": 10}
 FIGURES = {"spectral_distance": 0.25, "parameters": 1000.0, "perplexity": 3.0, "cka": 0.5}
@@ -63,3 +63,30 @@ def test_a_source_answering_some_lines_only_is_refused():
     table = Pretrain().predictions(instance, InitResult(answers, (0.0, 2.0), (5.0, 3.0), FIGURES, partial))
     with pytest.raises(ValueError, match="source_answer rows must answer each"):
         Pretrain().score(instance, table, {"source_share": metrics.SOURCE_SHARE})
+
+
+def test_the_task_types_a_source_learned_are_those_ten_points_above_their_floor():
+    answers = ["yes", "yes", "yes", "no", "box", "jar", "bag", "jar", "a", "b"]
+    tasks = ["lang"] * 4 + ["social"] * 4 + ["world"] * 2
+    # lang: floor 0.75 ("yes"), the source 4/4: +0.25; social: floor 0.5 ("jar"), the source 3/4 (misses "bag"):
+    # +0.25; world: floor 0.5, the source 1/2: +0.0
+    predicted = ["yes", "yes", "yes", "no", "box", "jar", "jar", "jar", "a", "a"]
+    assert learned_tasks(predicted, answers, tasks, 0.10) == pytest.approx({"lang": 0.25, "social": 0.25})
+    assert learned_tasks(predicted, answers, tasks, 0.30) == {}
+
+
+def test_only_the_learned_task_types_are_scored_when_the_run_names_them():
+    instance = Pretrain().instance(generated(corpus=CORPUS, threshold=2.0), {}, 0)
+    truth = instance.truth
+    social = {k for k, t in truth.tasks.items() if t.startswith("social/")}
+    student = {k: (truth.answers[k] if k in social else "nothing") for k in truth.answers}
+    named = {**FIGURES, **{f"{SCORED}{t}": 0.5 for t in {truth.tasks[k] for k in social}}}
+    task = Pretrain()
+    wanted = {"accuracy": metrics.ACCURACY, "majority_floor": metrics.MAJORITY_FLOOR}
+    scored = task.score(instance, task.predictions(instance, InitResult(student, (0.0, 2.0), (5.0, 3.0), named)),
+                        wanted)
+    every = task.score(instance, task.predictions(instance, InitResult(student, (0.0, 2.0), (5.0, 3.0), FIGURES)),
+                       wanted)
+    assert scored["accuracy"] == 1.0 and every["accuracy"] == pytest.approx(len(social) / len(truth.answers))
+    assert scored["majority_floor"] == pytest.approx(majority_floor(
+        [truth.answers[k] for k in social], [truth.tasks[k] for k in social]))

@@ -15,6 +15,7 @@ def test_a_cell_is_the_mean_and_the_t_interval_and_counts_seeds_that_never_reach
     assert cell(pd.Series([1.0, 2.0, 3.0]), "{:.3f}") == "2.000 ± 2.484"
     assert cell(pd.Series([10.0, 30.0, math.inf]), "{:.0f}") == "20 ± 127 (1 never)"
     assert cell(pd.Series([math.inf, math.inf]), "{:.0f}") == "never (2)"
+    assert cell(pd.Series([math.nan, 4.0, math.nan]), "{:.0f}") == "4 ± 0" and cell(pd.Series([math.nan]), "") == "—"
 
 
 def test_the_layout_has_a_row_per_initialiser_and_the_cited_figure():

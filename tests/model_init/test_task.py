@@ -79,3 +79,27 @@ def test_a_student_that_cannot_inherit_is_refused_before_any_work(student_shape,
     for method in (WeightSelection(), MagnitudePrune(), Masa(rank=8, extract_steps=2, calib_tokens=32)):
         with pytest.raises(ValueError, match=message):
             method.initialise(student, source, _inputs(student_shape), CTX)
+
+
+def test_masa_with_random_ffns_differs_from_masa_in_the_ffns_only():
+    """The ablation that isolates the genes: the same inherited non-FFN weights, the FFNs left as drawn."""
+    student_shape = Shape(hidden=8, layers=1, heads=1, ffn=12)
+    inputs = _inputs(student_shape)
+    vocab = len(inputs.corpus.tokenizer)
+    torch.manual_seed(0)
+    source = build_model(SOURCE, vocab).eval()
+    students = []
+    for ffn in ("genes", "random"):
+        torch.manual_seed(1)
+        student = build_model(student_shape, vocab).eval()
+        drawn = {k: v.clone() for k, v in student.state_dict().items()}
+        Masa(rank=8, extract_steps=2, calib_tokens=32, subspace_rank=2, ffn=ffn).initialise(student, source, inputs,
+                                                                                            CTX)
+        students.append((drawn, student.state_dict()))
+    (_, genes), (drawn, random_ffn) = students
+    for name, value in random_ffn.items():
+        if ".mlp." in name:
+            assert torch.equal(value, drawn[name]) and not torch.equal(value, genes[name])
+        else:
+            assert torch.equal(value, genes[name])
+    assert not torch.equal(random_ffn["model.embed_tokens.weight"], drawn["model.embed_tokens.weight"])
