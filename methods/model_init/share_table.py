@@ -46,9 +46,10 @@ def layout(runs: pd.DataFrame) -> str:
     """Markdown: one table per student (dataset), a row per initialiser present, the spec's columns."""
     ok = runs[runs["status"] == "ok"].groupby("run_key", as_index=False).first()  # a run in both suites: once
     lines = ["# T-MASA-1: share of the source's performance (spec layout)", "",
-             "Mean ± 95 % CI over seeds (one source per seed). `floor`: majority answer per task type; `source`: the "
-             "run's source on the same test lines; `% of source`: accuracy / source accuracy (the paper's measure); "
-             "`share above floor`: (accuracy - floor) / (source - floor). Paper (cited, not measured): " + CITED, ""]
+             "Mean ± 95 % CI over seeds, each run against its own source. `floor`: majority answer per task type; "
+             "`source`: the run's source on the same test lines; `% of source`: accuracy / source accuracy (the "
+             "paper's measure); `share above floor`: (accuracy - floor) / (source - floor). Paper (cited, not "
+             "measured): " + CITED, ""]
     for dataset, rows in ok.groupby("dataset", sort=True):
         lines += [f"## {dataset}", "", "| initialiser | seeds | " + " | ".join(c[1] for c in COLUMNS) + " |",
                   "|---|---:|" + "---:|" * len(COLUMNS)]
