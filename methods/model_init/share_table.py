@@ -44,7 +44,8 @@ def cell(values: pd.Series, fmt: str) -> str:
 
 def layout(runs: pd.DataFrame) -> str:
     """Markdown: one table per student (dataset), a row per initialiser present, the spec's columns."""
-    ok = runs[runs["status"] == "ok"].groupby("run_key", as_index=False).first()  # a run in both suites: once
+    # a run both suites hold (the same method, student and seed; masa_ablation re-makes masa_init's): once
+    ok = runs[runs["status"] == "ok"].groupby(["method", "dataset", "seed"], as_index=False).first()
     lines = ["# T-MASA-1: share of the source's performance (spec layout)", "",
              "Mean ± 95 % CI over seeds, each run against its own source. `floor`: majority answer per task type; "
              "`source`: the run's source on the same test lines; `% of source`: accuracy / source accuracy (the "

@@ -19,12 +19,14 @@ def test_a_cell_is_the_mean_and_the_t_interval_and_counts_seeds_that_never_reach
 
 
 def test_the_layout_has_a_row_per_initialiser_and_the_cited_figure():
-    runs = pd.DataFrame({"status": "ok", "run_key": [f"k{i}" for i in range(4)], "dataset": "s1",
+    runs = pd.DataFrame({"status": "ok", "seed": [0, 1, 0, 1], "dataset": "s1",
                          "method": ["masa", "masa", "random", "random"], "metric.source_share": [0.9, 0.8, 0.5, 0.7],
                          "metric.accuracy": [0.6, 0.5, 0.3, 0.4]})
     text = layout(runs)
     assert CITED in text and "| `masa` | 2 |" in text and "| `random` | 2 |" in text
     assert text.index("`random`") < text.index("`masa`")  # the spec's row order: baselines, then MASA
     assert "85.0% ±" in text and "—" in text  # a metric the runs lack is a dash, not a number
+    twice = layout(pd.concat([runs, runs.assign(**{"metric.source_share": float("nan")})]))
+    assert "| `masa` | 2 |" in twice and "85.0% ±" in twice  # a run both suites hold counts once
     with pytest.raises(KeyError):
         layout(runs.drop(columns="dataset"))
