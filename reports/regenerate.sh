@@ -26,13 +26,13 @@ fi
 formats=md,tex,csv,png
 for suite in defer_topk_ci defer_topk defer_topk_ablation driving_fcp driving_conventions usplat4d_ci usplat4d_views \
     usplat4d_ablation quickstart gad_real gad_apf gad_apf_ablation lm_eval_tiny math_eval math_stat math_grace \
-    masa_ci masa_init masa_ablation micro_ci micro_main micro_analysis molopt_ci molopt_tomg motion_tokenizer_ci \
-    motion_tokenizer motion_video_metrics omnimouse_ci omnimouse_tasks omnimouse_scaling plg_motifs plg_curves \
-    plg_prism plg_lws_coil_del plg_prism_ablation pcg_ci pcg_scaling pcg_generators pcg_curriculum protein_ci \
-    protein_hp_lattice protein_mompnn rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci \
-    spacecontrol_tradeoff sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
-    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles zo_memory \
-    zo_ablation zo_accuracy_tiny; do
+    masa_ci masa_init masa_ablation micro_ci micro_tune micro_main micro_analysis molopt_ci molopt_tomg \
+    molopt_training motion_tokenizer_ci motion_tokenizer motion_video_metrics omnimouse_ci omnimouse_tasks \
+    omnimouse_scaling plg_motifs plg_curves plg_prism plg_lws_coil_del plg_prism_ablation pcg_ci pcg_scaling \
+    pcg_generators pcg_curriculum protein_ci protein_hp_lattice protein_mompnn rl_sem_ci rl_sem_diagnostic \
+    rl_sem_offpolicy rl_sem_classic spacecontrol_ci spacecontrol_tradeoff sparse_attention_fidelity \
+    sparse_attention_ablation sparse_attention_speed sparse_attention_fidelity_tiny sparse_attention_ruler_tiny \
+    visual_puzzles_ci visual_puzzles zo_memory zo_ablation zo_accuracy_tiny; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" \
                    --format "$formats" ;;
@@ -58,11 +58,13 @@ if [ "$mode" != "--from-runs" ]; then  # reads the store, which --from-runs lack
   python -m methods.math_reasoning.stat_report reports/math_stat/runs.csv reports/math_stat/table3.md
   python -m methods.math_reasoning.grace_report reports/math_grace/runs.csv reports/math_grace
 fi
-# modular_lm: MiCRo's ablation heatmap, per-layer routing tables and non-inferiority check (T-MiCRo-2/3), from the runs just reported.
+# model_init: the share-of-source table in the spec's T-MASA-1 layout (floor, source accuracy and the paper's cited figure beside it), from masa_init's and masa_ablation's runs.
+python -m methods.model_init.share_table reports/masa_init/runs.csv reports/masa_ablation/runs.csv reports/masa_init/share_table.md
+# modular_lm: MiCRo's ablation heatmap, own-domain test, per-layer routing tables, non-inferiority check and reasoning table in the paper's layout (T-MiCRo-1/2/3), from the runs just reported.
 if [ "$mode" != "--from-runs" ]; then  # reads the store, which --from-runs lacks
   python -m methods.modular_lm.analysis_report reports/micro_analysis/runs.csv reports/micro_analysis --store "$store"
 fi
-# molecule_opt: DePO's T-DePO-1 layout (SR, Sim, SR x Sim per property; DePO's relative gains), from the cells just reported.
+# molecule_opt: DePO's T-DePO-1 layout (SR, Sim, SR x Sim per property, released and constrained) and the 'up to 13 %' check on DePO's relative SR x Sim gain (paired bootstrap over seeds, from runs.csv).
 python -m methods.molecule_opt.tables reports/molopt_tomg/table.csv reports/molopt_tomg/tables.md
 # neural_encoding: OmniMouse's T-OM-2: the scaling grid, power-law fits in data and parameters and the saturation test.
 python -m methods.neural_encoding.scaling reports/omnimouse_scaling/runs.csv reports/omnimouse_scaling/scaling.md
