@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 import torch
 
+from harness import RunContext
+
 pytest.importorskip("rdkit", reason="the `molecules` extra (RDKit) is not installed")
 
 from rdkit import Chem  # noqa: E402
@@ -89,6 +91,65 @@ def test_the_kl_anchor_is_the_policy_as_rl_starts_frozen_while_the_policy_moves(
     assert all(torch.equal(anchors[0].state_dict()[k], v) for k, v in entering.items())  # never updated
     assert not all(torch.equal(model.state_dict()[k], v) for k, v in entering.items())  # the policy moved
     assert not any(weight.requires_grad for weight in anchors[0].parameters())
+
+
+class _Inputs:
+    """One task for everything: test, training and validation (the anchor test needs no data)."""
+
+    def __init__(self, task: OptTask) -> None:
+        self.tasks = (task,)
+
+    def training_tasks(self, count: int) -> list[OptTask]:
+        return [self.tasks[0]]
+
+    def validation_tasks(self, count: int) -> list[OptTask]:
+        return [self.tasks[0]]
+
+
+@pytest.mark.parametrize(("name", "anchored_to", "demo_weight"),
+                         [("grpo", "base", 0.0), ("depo", "base", 1.0), ("sft_grpo", "sft", 0.0), ("sft", None, None)])
+def test_each_method_anchors_its_kl_to_the_model_it_starts_rl_from(monkeypatch, name, anchored_to, demo_weight):
+    """GRPO and DePO start RL from the base policy and anchor to it, as the released RePO recipes start from the
+    instruction-tuned model and take it as `ref_model`; SFT + GRPO anchors to its SFT model; SFT has no anchor."""
+    from methods.molecule_opt.policy import methods
+
+    torch.manual_seed(0)
+    base = new_model(1, 16, 2).eval()
+    base_state = {k: v.clone() for k, v in base.state_dict().items()}
+    monkeypatch.setattr(methods, "base_policy", lambda recipe, seed: "unused")
+    monkeypatch.setattr(methods, "load_policy", lambda folder: base)
+    seen: dict = {}
+    real_sft, real_copy = methods.sft, trainer.frozen_copy
+
+    def spy_sft(model, *args):  # noqa: ANN001, ANN202
+        real_sft(model, *args)
+        seen["after_sft"] = {k: v.clone() for k, v in model.state_dict().items()}
+
+    def spy_copy(model):  # noqa: ANN001, ANN202
+        seen["anchor"] = real_copy(model)
+        return seen["anchor"]
+
+    def spy_reinforce(model, tasks, settings, *args, **kwargs):  # noqa: ANN001, ANN202
+        seen["demo_weight"] = settings.demo_weight
+        return real_reinforce(model, tasks, settings, *args, **kwargs)
+
+    real_reinforce = methods.reinforce
+    monkeypatch.setattr(methods, "sft", spy_sft)
+    monkeypatch.setattr(methods, "reinforce", spy_reinforce)
+    monkeypatch.setattr(trainer, "frozen_copy", spy_copy)
+    method = {"grpo": methods.Grpo, "depo": methods.Depo, "sft_grpo": methods.SftGrpo, "sft": methods.Sft}[name]
+    budget = {"sft_steps": 2, "batch_size": 2} if name.startswith("sft") else {}
+    budget |= {"rl_steps": 2, "batch_tasks": 1, "group": 2} if name != "sft" else {}
+    task = OptTask("t", ASPIRIN, parse_objectives("logp+"), 0.4, METHYL_ESTER)
+    method(train_tasks=8, learning_rate=5e-2, **budget).run(_Inputs(task), RunContext(seed=0, device="cpu", threads=1))
+    if anchored_to is None:
+        assert "anchor" not in seen and "demo_weight" not in seen
+        return
+    expected = base_state if anchored_to == "base" else seen["after_sft"]
+    assert all(torch.equal(seen["anchor"].state_dict()[k], v) for k, v in expected.items())
+    assert seen["demo_weight"] == demo_weight
+    if anchored_to == "sft":  # the SFT model, not the base it was trained from
+        assert not all(torch.equal(seen["anchor"].state_dict()[k], v) for k, v in base_state.items())
 
 
 def test_the_demonstration_term_is_the_reference_answers_nll_after_the_policys_own_plan():

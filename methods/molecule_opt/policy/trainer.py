@@ -5,8 +5,14 @@
   sample standard deviation (ddof 1: torch's `std`, as the released x_repo_trainer.py), one policy update per
   batch (so the clipped ratio is 1 and the clip inactive), plus the k3 KL estimate to the anchor weighted by beta;
   token losses averaged per completion, then over the batch. The anchor is a frozen copy of the policy as RL
-  starts, as the released trainer's `ref_model` is the model it starts from: the SFT model for SFT + GRPO, the
-  base policy for GRPO and DePO (the released recipes start RePO from the instruction-tuned model).
+  starts: the SFT model for SFT + GRPO, the base policy for GRPO and DePO. So does the released code
+  (tmlr-group/RePO at c2f026f): DePO's RL starts from the instruction-tuned model, not an SFT checkpoint
+  (recipes/OpenMolIns_3B_config.yaml and MulProp_3B_config.yaml line 2, `model_name_or_path:
+  Qwen/Qwen2.5-3B-Instruct`, passed as `model=` in src/x_r1/repo.py line 488), and its `ref_model` is that
+  model (x_repo_trainer.py lines 193-205: reloaded from `model_id` under ZeRO-3, the launcher's default,
+  `create_reference_model(model)` otherwise, the disabled LoRA adapter for the 8B recipe; the first commit's
+  x_depo_trainer.py lines 215-228 alike). The release has no SFT stage, so SFT + GRPO's anchor is inferred
+  the same way: the model its RL starts from.
 - DePO: GRPO plus, for every sampled completion, the NLL of the reference answer after the completion's own plan
   (`prefix <ans> script(y_ref) <eos>`, only the answer tokens scored), weighted `demo_weight` (1 in the spec:
   L = L_GRPO + L_demo). The plan tokens are the miniature's reasoning (`tokens`).
