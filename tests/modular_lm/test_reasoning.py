@@ -70,3 +70,26 @@ def test_the_loader_puts_the_items_beside_the_test_split_or_uses_the_dev_split()
 def test_bad_loader_arguments_name_the_field(args):
     with pytest.raises(DataError, match="reasoning|split"):
         generated(None, **args)
+
+
+def test_the_lm_eval_export_holds_the_same_items_in_gsm8k_and_bbh_fields(tmp_path):
+    import json
+
+    import yaml
+
+    from methods.modular_lm.lm_eval_export import PREFIX, export_tasks, main
+
+    names = export_tasks(tmp_path / "tasks", per_kind=5)
+    assert names == [PREFIX + kind for kind in KINDS]
+    exported = {}
+    for kind in KINDS:
+        config = yaml.safe_load((tmp_path / "tasks" / f"{PREFIX}{kind}.yaml").read_text())
+        data_file = config["dataset_kwargs"]["data_files"]["test"]
+        assert config["task"] == PREFIX + kind and data_file == str(tmp_path / "tasks" / f"{PREFIX}{kind}.jsonl")
+        for line in open(data_file):
+            row = json.loads(line)
+            exported[row["id"]] = (row["question"], row["answer"].removeprefix("#### ")) if kind == "arithmetic" \
+                else (row["input"], row["target"])
+    assert exported == {e.id: (e.question, e.answer) for _, e in reasoning_items(5)}
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "none"), "--per-kind", "0"])
