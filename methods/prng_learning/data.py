@@ -28,6 +28,7 @@ class PrngSource:
     max_test_pairs: int
     recorded: np.ndarray | None = None
     recorded_ids: tuple[str, ...] = ()
+    recorded_pairs: np.ndarray | None = None
 
     @property
     def gen(self) -> Generator:
@@ -42,10 +43,18 @@ class PrngSource:
         a random seed state, or the user's sequences."""
         if self.recorded is not None:
             return self.recorded_ids, self.recorded
-        test = np.repeat(np.asarray(self.split.test, dtype=np.int64), self.per_pair, axis=0)
+        test = self.pairs()
+        assert test is not None
         rng = np.random.default_rng([seed, 0x9C6])
         ids = tuple(f"a{a}-c{c}-{i % self.per_pair}" for i, (a, c) in enumerate(test))
         return ids, self.gen.sequences(test, self.seq_len, rng)
+
+    def pairs(self) -> np.ndarray | None:
+        """The (a, c) of each sequence, in order (what only the oracle reads); None for a user's sequences
+        without them."""
+        if self.recorded is not None:
+            return self.recorded_pairs
+        return np.repeat(np.asarray(self.split.test, dtype=np.int64), self.per_pair, axis=0)
 
 
 def _source(k: int, generator: str, seq_len: int, per_pair: int, test_fraction: float, split_seed: int,
@@ -90,6 +99,7 @@ def byo(path: str | Path, k: int, generator: str = "lcg", test_fraction: float =
     vocab, held_out = source.gen.vocab, set(source.split.test)
     ids: list[str] = []
     rows: list[list[int]] = []
+    pairs: list[tuple[int, int]] = []
     for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
@@ -114,9 +124,12 @@ def byo(path: str | Path, k: int, generator: str = "lcg", test_fraction: float =
                             hint="Leave a and c out, or change args.split_seed / test_fraction.")
         ids.append(str(record.get("id", f"line{number}")))
         rows.append(numbers)
+        if "a" in record:
+            pairs.append((record["a"], record["c"]))
     if not rows:
         raise DataError("the file holds no sequence", file=file, hint="One JSON object per line.")
     if len(set(ids)) != len(ids):
         raise DataError("sequence ids repeat", file=file, field="id", hint="Give each line its own id.")
+    known = np.asarray(pairs, dtype=np.int64) if len(pairs) == len(rows) else None
     return PrngSource(source.k, source.generator, len(rows[0]), 1, source.test_fraction, source.split_seed,
-                      source.max_test_pairs, np.asarray(rows, dtype=np.int64), tuple(ids))
+                      source.max_test_pairs, np.asarray(rows, dtype=np.int64), tuple(ids), known)

@@ -13,33 +13,17 @@ from typing import Any
 import numpy as np
 
 from harness import Method, RunContext
-from harness.errors import DataError
 from harness.model_cache import cached_folder, recipe_folder
 from methods.prng_learning.data import PrngSource
 from methods.prng_learning.params import DecoderParams, ModelConfig
+from methods.prng_learning.stream import recipe as stream_recipe
 from methods.prng_learning.task import SequenceInputs
 
 
 def recipe(source: PrngSource, params: DecoderParams) -> ModelConfig:
-    """The decoder's recipe for a source: its modulus, generator(s), split and length, and the method's sizes."""
-    generators = tuple(params.train_generators.split("+")) if params.train_generators else (source.generator,)
-    if source.generator not in generators:
-        raise DataError(f"the decoder trains on {', '.join(generators)} but the dataset holds {source.generator}",
-                        field="params.train_generators", hint="Name the dataset's generator among them.")
-    bits: tuple[int, ...] = ()
-    weights: tuple[float, ...] = ()
-    if params.curriculum:
-        items = [item.split(":") for item in params.curriculum.split(",")]
-        bits = tuple(int(k) for k, _ in items)
-        weights = tuple(float(w) for _, w in items)
-        if source.k not in bits:
-            raise DataError(f"the curriculum {params.curriculum!r} leaves out the target k = {source.k}",
-                            field="params.curriculum", hint="Give the target modulus a weight too.")
-    return ModelConfig(k=source.k, generators=generators, curriculum_bits=bits, curriculum_weights=weights,
-                       seq_len=source.seq_len, d_model=params.d_model, layers=params.layers, heads=params.heads,
-                       steps=params.steps, batch=params.batch, lr=params.lr, test_fraction=source.test_fraction,
-                       split_seed=source.split_seed, max_test_pairs=source.max_test_pairs,
-                       eval_every=params.eval_every)
+    """The decoder's recipe for a source: its training stream and the method's sizes."""
+    return stream_recipe(source, params, d_model=params.d_model, layers=params.layers, heads=params.heads,
+                         lr=params.lr, eval_every=params.eval_every)
 
 
 def prepare(config: ModelConfig, seed: int, num_threads: int = 1, cache_dir: str | Path | None = None) -> Path:
@@ -97,6 +81,7 @@ class Decoder(Method[DecoderParams]):
         guesses = predict(model, inputs.numbers)
         ctx.record("train_seconds", record["train_seconds"], "s", higher_is_better=False)
         ctx.record("parameters", record["parameters"])
+        ctx.record("sequence_length", float(inputs.numbers.shape[1]), "numbers")  # pos_90 / pos_99's censoring level
         if record["heldout_curve"]:
             heldout_steps, accs = zip(*record["heldout_curve"], strict=True)
             ctx.record_curve("heldout_accuracy", heldout_steps, accs, higher_is_better=True)

@@ -3,7 +3,8 @@ mean accuracy, final accuracy and first positions reaching 0.9 / 0.99; per seed 
 log2(position to 0.9) against log2(m) across the moduli; the slopes' mean with a seed-bootstrap 95% interval
 (and Student's t); the verdict says whether the interval contains the paper's 1/2. A position that never
 reached the threshold is the sequence length (censored), and the table flags it: a censored point flattens the
-slope.
+slope. Each decoder run records its sequence length (it may differ per modulus); SEQ_LEN is the censoring level
+of runs that do not.
 
     python -m methods.prng_learning.scaling reports/pcg_scaling/runs.csv reports/pcg_scaling/scaling.md SEQ_LEN
 """
@@ -28,7 +29,7 @@ def decoder_runs(runs: pd.DataFrame, dataset_k: dict[str, int] | None = None) ->
     names = ok["dataset"].astype(str)
     ok["k"] = names.map(dataset_k) if dataset_k else names.str.extract(r"^m(\d+)")[0].astype(int)
     keep = ["k", "seed", "metric.accuracy", "metric.final_accuracy", "metric.pos_90", "metric.pos_99"]
-    extra = [c for c in ("measure.train_seconds", "measure.parameters") if c in ok.columns]
+    extra = [c for c in ("measure.train_seconds", "measure.parameters", "measure.sequence_length") if c in ok.columns]
     return ok[keep + extra].rename(columns=lambda c: c.split(".", 1)[-1])
 
 
@@ -45,13 +46,15 @@ def report(runs: pd.DataFrame, seq_len: int | None = None) -> str:
     data = decoder_runs(runs)
     if data.empty:
         return "# T-PCG-1\n\nNo decoder runs.\n"
-    censored_at = seq_len or int(data["pos_90"].max())
+    fallback = seq_len or int(data["pos_90"].max())
+    recorded = data["sequence_length"] if "sequence_length" in data else pd.Series(np.nan, index=data.index)
+    data["censor"] = recorded.fillna(fallback).astype(int)
     lines = ["# T-PCG-1: in-context length against m (decoder, held-out pairs)", "",
-             "Mean ± 95% CI half-width over seeds (Student t). A position equal to the sequence length "
-             f"({censored_at}) means the threshold was never reached (censored).", "",
-             "| m | seeds | parameters | train s | accuracy | final accuracy | pos to 0.9 | pos to 0.99 "
+             "Mean ± 95% CI half-width over seeds (Student t). A position equal to the sequence length L means the "
+             "threshold was never reached (censored).", "",
+             "| m | L | seeds | parameters | train s | accuracy | final accuracy | pos to 0.9 | pos to 0.99 "
              "| censored 0.9 |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
     def cell(values: pd.Series, digits: int = 3) -> str:
         stats = summarize(values.to_numpy(float))
@@ -60,15 +63,16 @@ def report(runs: pd.DataFrame, seq_len: int | None = None) -> str:
     for k, block in data.groupby("k"):
         params = f"{int(block['parameters'].iloc[0]):,}" if "parameters" in block else "—"
         seconds = f"{block['train_seconds'].mean():.0f}" if "train_seconds" in block else "—"
-        lines.append(f"| 2^{k} | {len(block)} | {params} | {seconds} | {cell(block['accuracy'])} | "
+        lengths = "/".join(str(n) for n in sorted(block["censor"].unique()))
+        lines.append(f"| 2^{k} | {lengths} | {len(block)} | {params} | {seconds} | {cell(block['accuracy'])} | "
                      f"{cell(block['final_accuracy'])} | {cell(block['pos_90'], 1)} | {cell(block['pos_99'], 1)} | "
-                     f"{int((block['pos_90'] >= censored_at).sum())} |")
+                     f"{int((block['pos_90'] >= block['censor']).sum())} |")
     lines += ["", "## Slope of log2(position) against log2(m), per seed (the paper: about 0.5, the √m law)", "",
               "| threshold | moduli | seeds | mean slope | bootstrap 95% CI | t 95% CI | CI contains 0.5 |",
               "|---|---|---:|---:|---|---|---|"]
     verdicts = []
     for column, name in (("pos_90", "0.9"), ("pos_99", "0.99")):
-        censored = data[data[column] >= censored_at]
+        censored = data[data[column] >= data["censor"]]
         open_ks = sorted(set(data["k"]) - set(censored["k"]))
         for label, subset in (("all", data), ("uncensored", data[data["k"].isin(open_ks)])):
             if label == "uncensored" and len(open_ks) == data["k"].nunique():
@@ -90,7 +94,7 @@ def report(runs: pd.DataFrame, seq_len: int | None = None) -> str:
     for name, holds, low, high, mean, n_censored, n_runs in verdicts:
         if n_censored:
             lines.append(f"- \"The in-context length to {name} grows as √m\": **not determined**: {n_censored} of "
-                         f"{n_runs} decoder runs never reached {name} within {censored_at} numbers (censored), which "
+                         f"{n_runs} decoder runs never reached {name} within their sequence (censored), which "
                          f"biases the fit over all moduli (slope {mean:.3f}, 95% CI [{low:.3f}, {high:.3f}]); see the "
                          "uncensored row.")
             continue

@@ -23,12 +23,14 @@ from methods.prng_learning.metrics import Scored
 
 @dataclass(frozen=True)
 class SequenceInputs:
-    """The seed's held-out sequences: ids, a (n, L) int array, and the source they came from."""
+    """The seed's held-out sequences: ids, a (n, L) int array, the source they came from, and each sequence's
+    (a, c) (None where unknown): the answer key only the oracle may read."""
 
     source: PrngSource
     seed: int
     ids: tuple[str, ...]
     numbers: np.ndarray
+    pairs: np.ndarray | None = None
 
 
 class NextNumber(Task):
@@ -48,7 +50,7 @@ class NextNumber(Task):
 
     def instance(self, data: PrngSource, split: Mapping[str, Any], seed: int) -> Instance:
         ids, numbers = data.sequences(seed)
-        return Instance(inputs=SequenceInputs(data, seed, ids, numbers), truth=numbers)
+        return Instance(inputs=SequenceInputs(data, seed, ids, numbers, data.pairs()), truth=numbers)
 
     def tiny_instance(self, seed: int) -> Instance:
         """LCG at m = 2^4, 16 numbers per sequence, every held-out pair twice."""
@@ -69,14 +71,16 @@ class NextNumber(Task):
     def score(self, instance: Instance, predictions: pd.DataFrame, metrics: Mapping[str, Metric]) -> dict[str, float]:
         """The guesses of the instance's sequences (a bootstrap draw repeats some) against their numbers."""
         guesses = predictions.set_index("sequence")["guesses"].loc[list(instance.inputs.ids)]
-        scored = Scored(instance.truth, parsed_guesses(guesses, instance.truth.shape[1]))
+        scored = Scored(instance.truth, parsed_guesses(guesses, instance.truth.shape[1]),
+                        instance.inputs.source.gen.m // 2)
         return {key: metric(scored) for key, metric in metrics.items()}
 
     def resample(self, instance: Instance, rng: np.random.Generator) -> Instance | None:
         pick = rng.integers(0, len(instance.truth), size=len(instance.truth))
         inputs = instance.inputs
         ids = tuple(inputs.ids[i] for i in pick)
-        return Instance(replace(inputs, ids=ids, numbers=inputs.numbers[pick]), instance.truth[pick])
+        pairs = None if inputs.pairs is None else inputs.pairs[pick]
+        return Instance(replace(inputs, ids=ids, numbers=inputs.numbers[pick], pairs=pairs), instance.truth[pick])
 
 
 def parsed_guesses(guesses: pd.Series, length: int) -> np.ndarray:

@@ -1,9 +1,9 @@
 """Training the family's decoder: a small Llama (RoPE, pre-norm, SwiGLU) from transformers' own classes, built
 from scratch, one token per output number, next-token cross-entropy on sequences of training (a, c) pairs.
 
-A curriculum is a weighted mixture over moduli (the target modulus among them): each batch's sequences are drawn
-per modulus in proportion to its weight, with that modulus's own training pairs. The held-out accuracy on the
-target modulus's unseen pairs is measured every `eval_every` steps, so steps-to-threshold come out of one run.
+The batches are the recipe's training stream (`stream.py`, curricula and joint generators there). The held-out
+accuracy on the target modulus's unseen pairs is measured every `eval_every` steps, so steps-to-threshold come
+out of one run.
 """
 from __future__ import annotations
 
@@ -12,24 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from methods.prng_learning.generators import Generator, PairSplit, parse_generator, split_pairs
+from methods.prng_learning.generators import Generator, PairSplit
 from methods.prng_learning.params import ModelConfig
-
-
-def mixture(config: ModelConfig) -> list[tuple[Generator, PairSplit, float]]:
-    """(generator, its modulus's pair split, weight) for every generator x modulus of the recipe."""
-    ks = config.curriculum_bits or (config.k,)
-    weights = config.curriculum_weights or tuple(1.0 for _ in ks)
-    out = []
-    for k, w in zip(ks, weights, strict=True):
-        split = split_pairs(1 << k, config.test_fraction, config.split_seed, config.max_test_pairs)
-        for spec in config.generators:
-            out.append((parse_generator(spec, k), split, w / len(config.generators)))
-    return out
-
-
-def vocab_size(config: ModelConfig) -> int:
-    return max(g.vocab for g, _, _ in mixture(config))
+from methods.prng_learning.stream import mixture, training_batches, vocab_size
 
 
 def build_model(config: ModelConfig, vocab: int) -> Any:
@@ -43,21 +28,6 @@ def build_model(config: ModelConfig, vocab: int) -> Any:
                      pad_token_id=None, use_cache=False, attention_dropout=0.0)
     hf._attn_implementation = "sdpa"
     return LlamaForCausalLM(hf)
-
-
-def training_batch(parts: list[tuple[Generator, PairSplit, float]], batch: int, length: int,
-                   rng: np.random.Generator) -> np.ndarray:
-    """A (batch, length) array of outputs: each row's generator/modulus drawn by weight, its pair from that
-    modulus's training pairs."""
-    weights = np.array([w for _, _, w in parts], dtype=float)
-    counts = rng.multinomial(batch, weights / weights.sum())
-    rows = []
-    for (gen, split, _), n in zip(parts, counts, strict=True):
-        if n:
-            train = np.asarray(split.train, dtype=np.int64)
-            rows.append(gen.sequences(train[rng.integers(0, len(train), size=n)], length, rng))
-    data = np.concatenate(rows)
-    return data[rng.permutation(batch)]
 
 
 def heldout_sequences(gen: Generator, split: PairSplit, length: int, per_pair: int, seed: int) -> np.ndarray:
@@ -86,9 +56,8 @@ def train(config: ModelConfig, seed: int) -> tuple[Any, dict[str, Any]]:
     import torch
 
     torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
     parts = mixture(config)
-    vocab = max(g.vocab for g, _, _ in parts)
+    vocab = vocab_size(config)
     model = build_model(config, vocab)
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay,
                                   betas=(0.9, 0.98))
@@ -106,11 +75,11 @@ def train(config: ModelConfig, seed: int) -> tuple[Any, dict[str, Any]]:
     losses: list[float] = []
     curve: list[tuple[int, float]] = []
     start = time.perf_counter()
-    for step in range(config.steps):
+    for step, sequences in enumerate(training_batches(config, seed)):
         if config.eval_every and step % config.eval_every == 0:
             curve.append((step, _late_accuracy(model, monitor)))
             model.train()
-        batch = torch.as_tensor(training_batch(parts, config.batch, config.seq_len, rng), dtype=torch.long)
+        batch = torch.as_tensor(sequences, dtype=torch.long)
         logits = model(input_ids=batch).logits
         loss = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, vocab), batch[:, 1:].reshape(-1))
         optimizer.zero_grad(set_to_none=True)

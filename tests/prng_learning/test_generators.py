@@ -144,3 +144,15 @@ def test_sequences_come_from_their_pairs() -> None:
     seqs = gen.sequences(np.array([[5, 3], [9, 11]]), 10, np.random.default_rng(0))
     for row, (a, c) in zip(seqs, [(5, 3), (9, 11)], strict=True):
         assert all((a * x + c) % 64 == y for x, y in zip(row[:-1], row[1:], strict=True))
+
+
+def test_the_top_bit_flips_every_half_period_and_no_sooner() -> None:
+    # the premise of pre_half_accuracy / post_half_accuracy: from position m/2 on copy-and-flip is exact
+    gen = parse_generator("tlcg:1", 6)
+    pairs = np.asarray(split_pairs(64, 0.125, 97).train, dtype=np.int64)
+    seqs = gen.sequences(pairs, 64, np.random.default_rng(0))
+    assert (seqs[:, 32:] == 1 - seqs[:, :32]).all()
+    for lag in range(1, 32):  # no shorter lag is a copy or a flip for every pair
+        same = (seqs[:, lag:] == seqs[:, :-lag]).all(axis=1)
+        flipped = (seqs[:, lag:] != seqs[:, :-lag]).all(axis=1)
+        assert not same.all() and not flipped.all()

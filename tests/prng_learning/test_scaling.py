@@ -42,4 +42,12 @@ def test_censored_positions_leave_the_law_undetermined_and_are_counted() -> None
     text = report(table, 32)
     assert "**not determined**: 6 of 18" in text
     assert "| 0.9 | 2^5, 2^6 | 6 |" in text  # the uncensored moduli's own fit
-    assert "| 2^7 | 6 |" in text and text.split("| 2^7 | 6 |")[1].splitlines()[0].rstrip().endswith("| 6 |")
+    assert "| 2^7 | 32 | 6 |" in text and text.split("| 2^7 | 32 | 6 |")[1].splitlines()[0].rstrip().endswith("| 6 |")
+
+
+def test_each_run_is_censored_at_its_own_sequence_length() -> None:
+    # m = 2^7 ran 64 numbers and reached 0.9 at 40: not censored, though above the fallback 32
+    table = runs(lambda k, seed: 10.0 * (1 + 0.01 * seed) if k < 7 else 40.0 + seed)
+    table["measure.sequence_length"] = np.where(table["dataset"] == "m7", 64, 32)
+    text = report(table, 32)
+    assert "| 2^7 | 64 | 6 |" in text and "not determined" not in text

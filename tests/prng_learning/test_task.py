@@ -12,6 +12,7 @@ from harness import RunContext
 from harness.errors import DataError
 from methods.prng_learning.baselines.chance import Chance
 from methods.prng_learning.baselines.ngram import NgramLookup
+from methods.prng_learning.baselines.oracle import Oracle
 from methods.prng_learning.baselines.solver import ClassicalSolver
 from methods.prng_learning.data import PrngSource, byo, generated
 from methods.prng_learning.metrics import (
@@ -20,6 +21,8 @@ from methods.prng_learning.metrics import (
     LATE_ACCURACY,
     POS_90,
     POS_99,
+    POST_HALF_ACCURACY,
+    PRE_HALF_ACCURACY,
     Scored,
     first_position,
 )
@@ -47,6 +50,15 @@ def test_metrics_by_hand() -> None:
     assert first_position(np.array([0.1, 0.2]), 0.9) == 3.0  # never: the sequence length (censored)
 
 
+def test_the_half_period_split_by_hand() -> None:
+    numbers = np.array([[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6]])
+    guesses = np.array([[-1, 2, 0, 0, 5, 6], [-1, 0, 0, 4, 5, 0]])
+    scored = Scored(numbers, guesses, half_period=3)  # m = 6 for the arithmetic: before = 1, 2; after = 3, 4, 5
+    assert PRE_HALF_ACCURACY(scored) == pytest.approx(1 / 4)
+    assert POST_HALF_ACCURACY(scored) == pytest.approx(4 / 6)
+    assert np.isnan(POST_HALF_ACCURACY(Scored(numbers, guesses, half_period=8)))  # L = 6 <= m/2: no such position
+
+
 def test_the_solver_is_perfect_and_chance_is_not() -> None:
     solver = run(ClassicalSolver(max_candidates=10**6))
     chance = run(Chance())
@@ -55,12 +67,16 @@ def test_the_solver_is_perfect_and_chance_is_not() -> None:
     assert chance["pos_90"] == 16.0
 
 
-def test_ngram_learns_after_one_period() -> None:
-    short = run(NgramLookup(order=1))  # 16 numbers at m = 16: no number recurs, nothing to look up
-    long = run(NgramLookup(order=1), source=generated(k=4, seq_len=40, test_fraction=0.25))
-    assert short["final_accuracy"] < 0.5
-    # x_16 = x_0 is the fallback's guess (the earliest of the tied most frequent numbers); from x_17 on the lookup
-    assert long["final_accuracy"] == 1.0 and long["pos_99"] == 16.0
+def test_the_oracle_is_exact_from_the_first_position_and_the_ngram_table_runs_on_the_tiny_instance() -> None:
+    assert run(Oracle())["accuracy"] == 1.0  # a plain LCG with its (a, c) known: x_i = a x_{i-1} + c from x_0
+    ngram = run(NgramLookup(order=2, steps=60, batch=16))
+    assert 0.0 <= ngram["accuracy"] <= 1.0
+
+
+def test_the_oracle_needs_the_pairs(tmp_path: Path) -> None:
+    source = byo(write(tmp_path, [{"numbers": [1, 2, 3, 4, 5]}]), k=5)
+    with pytest.raises(DataError, match="oracle needs"):
+        run(Oracle(), source=source)
 
 
 def test_predictions_round_trip_and_shape_check() -> None:
@@ -94,6 +110,7 @@ def test_byo_reads_sequences(tmp_path: Path) -> None:
     source = byo(path, k=5)
     ids, numbers = source.sequences(0)
     assert ids == ("x", "line2") and numbers.shape == (2, 5)
+    assert source.pairs() is None  # the first line gives no (a, c)
 
 
 @pytest.mark.parametrize(("line", "field", "message"), [
