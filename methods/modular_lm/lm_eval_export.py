@@ -105,7 +105,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.per_kind < 1:
         parser.error("--per-kind must be at least 1")
-    names = export_tasks(args.folder, args.per_kind, args.seed)
+    try:
+        names = export_tasks(args.folder, args.per_kind, args.seed)
+    except OSError as error:  # an unwritable or non-folder path is the user's to fix, not a traceback
+        parser.exit(3, f"error: cannot write the tasks to {args.folder}: {error.strerror or error}. "
+                       "Give a folder you can write to.\n")
     print(f"wrote {', '.join(names)} to {args.folder.expanduser().resolve()}")
 
 

@@ -93,3 +93,13 @@ def test_the_lm_eval_export_holds_the_same_items_in_gsm8k_and_bbh_fields(tmp_pat
     assert exported == {e.id: (e.question, e.answer) for _, e in reasoning_items(5)}
     with pytest.raises(SystemExit):
         main([str(tmp_path / "none"), "--per-kind", "0"])
+
+
+def test_the_lm_eval_export_refuses_a_folder_it_cannot_write_with_exit_3(tmp_path, capsys):
+    from methods.modular_lm.lm_eval_export import main
+
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(SystemExit) as stopped:
+        main([str(tmp_path / "a_file" / "tasks")])
+    assert stopped.value.code == 3
+    assert "cannot write the tasks to" in capsys.readouterr().err
