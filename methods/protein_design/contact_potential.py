@@ -15,21 +15,33 @@ sequence on the same positions, one fixed set of permutations per (backbone leng
 not depend on what else is scored with it. Lower is better: z = -2 means the sequence sits two standard deviations
 better on this backbone than its own residues placed at random.
 
+**Fold specificity** (`fold_specificity_z`): gapless threading, the use Miyazawa & Jernigan made of the table.
+The same sequence is threaded on every window of the same length of other structures (decoys: the packaged real
+chains with 7OK9's 522-residue chain, `backbone_pool.packaged_chains(max_length=600)`), and its mean energy per
+contact on the target is z-scored against its mean energies on the windows: per contact, because a window cut out
+of a longer chain loses the contacts to the rest of it, which would make any sequence prefer the compact target.
+Composition is fixed by construction (one sequence, many structures), so this asks whether the sequence prefers
+this backbone to other folds.
+
 **What it can tell.** Whether a design puts its residues where this backbone's contact pattern wants them:
 hydrophobic residues at contact-rich (buried) positions and favourable pairs in contact, with composition held
 fixed, by a potential fitted in 1996 to PDB statistics, so it shares no parameters, training data split or model
 family with ProteinMPNN (it agrees with ProteinMPNN only as far as both capture the same burial physics).
 
 **What it cannot tell.**
-- That the sequence folds into this backbone rather than another: the decoys are sequences, not structures
-  (no alternative folds are threaded), so a good z is necessary-looking evidence, not sufficient.
+- That the sequence folds into this backbone: `threading_z`'s decoys are sequences, and `fold_specificity_z`'s
+  are a few hundred windows of 8 real chains (mostly helical), nowhere near the space of folds; a good z is
+  evidence, not proof. A generated helical target has near-copies among the helical windows, so its
+  specificity z is near 0 whatever the sequence.
 - Anything local or atomic: helix vs strand propensity, turns and loops, Gly/Pro in special conformations,
   side-chain packing, clashes, hydrogen bonds, absolute stability. It is no scTM and no substitute for refolding.
 - Pair specificity beyond hydrophobicity: the MJ matrix is nearly rank one (Li, Tang & Wingreen, PRL 79:765, 1997),
   so the score is mostly hydrophobic burial.
-- Composition: z is relative to the same residues shuffled, so making a design more polar is neither rewarded nor
-  punished by itself, only where the remaining hydrophobics go; a sequence of one residue type (or a backbone
-  without contacts) has no spread and gets NaN.
+- Composition: `threading_z` is relative to the same residues shuffled, so it scores where the hydrophobics go,
+  not how many there are: a polar-biased design that puts its few hydrophobics at the most buried positions gets
+  a *better* z than a more hydrophobic one (measured: see the family README), though its core is smaller. Report
+  it beside `threading_energy` (energy per residue, which a more polar sequence raises) and the specificity z. A
+  sequence of one residue type (or a backbone without contacts) has no spread and gets NaN.
 - The MJ numbers were fitted with their own contact definition (side-chain centres within 6.5 A); C-beta < 8 A is
   the usual threading stand-in, an approximation. On isolated helices and hairpins nearly every contact is local
   (i, i+3 / i+4), so z says little there; a chain cut out of an assembly looks exposed at its interfaces.
@@ -46,6 +58,7 @@ from methods.protein_design.backbone import ALPHABET, Backbone, encode
 
 CONTACT_CUTOFF = 8.0  # angstrom between virtual C-betas
 MIN_SEPARATION = 3    # residues along a chain
+MIN_WINDOW_CONTACTS = 10  # a decoy window with fewer contacts (an extended stretch) gives no usable mean
 
 # Table 3 of Miyazawa & Jernigan (1996), e_ij in RT units: upper triangle, rows and columns in the paper's order.
 MJ1996_ORDER = "CMFILVWYAGTSNQDEHRKP"
@@ -118,20 +131,59 @@ def threading_z(backbone: Backbone, sequences: Sequence[str], shuffles: int = 10
     """(n,) z-score of each sequence's contact energy on the backbone against `shuffles` permutations of that
     sequence (the same permutations for every sequence of this length and seed); lower is better, NaN where the
     shuffles have no spread."""
-    for sequence in sequences:
-        if len(sequence) != backbone.length:
-            raise ValueError(f"backbone {backbone.name}: a sequence of {len(sequence)} residues for "
-                             f"{backbone.length} positions")
+    all_tokens = _tokens(backbone, sequences)
     if not sequences:
         return np.zeros(0)
     pairs = contact_pairs(backbone)
     permutations = np.argsort(np.random.default_rng([seed, backbone.length]).random((shuffles, backbone.length)),
                               axis=1)
     z = []
-    for sequence in sequences:
-        tokens = encode(sequence)
+    for tokens in all_tokens:
         own = contact_energy(tokens[None], pairs)[0]
         shuffled = contact_energy(tokens[permutations], pairs)
         spread = shuffled.std()
         z.append((own - shuffled.mean()) / spread if spread > 1e-9 else float("nan"))
     return np.array(z, dtype=np.float64)
+
+
+def threading_energy(backbone: Backbone, sequences: Sequence[str]) -> np.ndarray:
+    """(n,) contact energy per residue of each sequence on the backbone (RT units; lower: more and stronger
+    contacts, which more hydrophobic residues give whatever their placement)."""
+    return contact_energy(_tokens(backbone, sequences), contact_pairs(backbone)) / backbone.length
+
+
+def decoy_windows(decoys: Sequence[Backbone], length: int) -> list[np.ndarray]:
+    """The contact pairs of every `length`-residue window of each decoy (indices from the window's start), for
+    windows with at least MIN_WINDOW_CONTACTS contacts."""
+    windows = []
+    for decoy in decoys:
+        pairs = contact_pairs(decoy)
+        for start in range(decoy.length - length + 1):
+            inside = (pairs[:, 0] >= start) & (pairs[:, 1] < start + length)
+            if inside.sum() >= MIN_WINDOW_CONTACTS:
+                windows.append(pairs[inside] - start)
+    return windows
+
+
+def fold_specificity_z(backbone: Backbone, sequences: Sequence[str], decoys: Sequence[Backbone]) -> np.ndarray:
+    """(n,) z-score of each sequence's mean contact energy per contact on the backbone against the same on every
+    window of the decoys (a decoy named like the backbone is skipped); lower: the sequence prefers this backbone.
+    NaN where fewer than 2 decoy windows fit."""
+    tokens = _tokens(backbone, sequences)
+    windows = decoy_windows([d for d in decoys if d.name != backbone.name], backbone.length)
+    target = contact_pairs(backbone)
+    if len(windows) < 2 or not len(target) or not sequences:
+        return np.full(len(sequences), np.nan)
+    own = contact_energy(tokens, target) / len(target)
+    table = mj1996()
+    others = np.stack([table[tokens[:, w[:, 0]], tokens[:, w[:, 1]]].mean(axis=1) for w in windows], axis=1)
+    return (own - others.mean(axis=1)) / others.std(axis=1)
+
+
+def _tokens(backbone: Backbone, sequences: Sequence[str]) -> np.ndarray:
+    """(n, L) token ids, one sequence per position of the backbone."""
+    for sequence in sequences:
+        if len(sequence) != backbone.length:
+            raise ValueError(f"backbone {backbone.name}: a sequence of {len(sequence)} residues for "
+                             f"{backbone.length} positions")
+    return np.stack([encode(s) for s in sequences]) if sequences else np.zeros((0, backbone.length), np.int64)

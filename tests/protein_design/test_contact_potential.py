@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from methods.protein_design.backbone import ALPHABET, AMINO_ACIDS, Backbone
-from methods.protein_design.contact_potential import (contact_energy, contact_pairs, mj1996, threading_z,
-                                                      virtual_beta_carbons)
+from methods.protein_design.contact_potential import (contact_energy, contact_pairs, fold_specificity_z, mj1996,
+                                                      threading_energy, threading_z, virtual_beta_carbons)
 from methods.protein_design.generators import helix
 
 
@@ -40,6 +40,7 @@ def test_energy_of_a_one_chain_toy_counts_only_residues_three_apart():
     assert pairs.tolist() == [[0, 3]]
     tokens = np.array([[ALPHABET.index(a) for a in s] for s in ("LAAL", "KAAE", "LAAX")])
     np.testing.assert_allclose(contact_energy(tokens, pairs), [-7.37, -1.80, 0.0])
+    np.testing.assert_allclose(threading_energy(toy, ["LAAL", "KAAE"]), [-7.37 / 4, -1.80 / 4])
 
 
 def test_energy_of_a_two_chain_toy_counts_close_pairs_across_chains():
@@ -87,6 +88,29 @@ def test_natives_of_the_real_chains_score_far_better_than_shuffled_or_random_seq
     assert max(native) < -3  # measured: -4.2 (linker M) to -6.3 (globin A), 1,000 shuffles
     assert np.mean(native) < np.mean(shuffled) - 4 and np.mean(native) < np.mean(random) - 4
     assert abs(np.mean(shuffled)) < 0.5 and abs(np.mean(random)) < 0.5  # the decoys sit at z ~ 0
+
+
+def test_natives_of_the_real_chains_prefer_their_own_structure_to_decoy_windows(real_chains):  # noqa: ANN001
+    from methods.protein_design.backbone_pool import packaged_chains
+
+    decoys = packaged_chains(max_length=600)  # the 7 chains and 7OK9's 522-residue chain
+    assert len(decoys) == 8
+    rng = np.random.default_rng(1)
+    native, decoy_sequences = [], []
+    for chain in real_chains:
+        assert chain.native is not None
+        shuffled = ["".join(rng.permutation(list(chain.native))) for _ in range(3)]
+        random = ["".join(rng.choice(list(AMINO_ACIDS), chain.length)) for _ in range(3)]
+        z = fold_specificity_z(chain, [chain.native, *shuffled, *random], decoys)
+        native.append(z[0])
+        decoy_sequences += list(z[1:])
+    assert max(native) < -3  # measured: -4.0 to -4.8 against 300-640 windows
+    assert abs(np.mean(decoy_sequences)) < 0.75 and np.mean(native) < np.mean(decoy_sequences) - 3
+
+
+def test_without_decoy_windows_of_its_length_the_specificity_is_nan():
+    backbone = helix(40)
+    assert np.isnan(fold_specificity_z(backbone, [backbone.native or ""], [helix(30, 1)])).all()
 
 
 def test_z_depends_only_on_backbone_sequence_and_seed():
