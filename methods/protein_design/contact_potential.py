@@ -37,11 +37,11 @@ family with ProteinMPNN (it agrees with ProteinMPNN only as far as both capture 
   side-chain packing, clashes, hydrogen bonds, absolute stability. It is no scTM and no substitute for refolding.
 - Pair specificity beyond hydrophobicity: the MJ matrix is nearly rank one (Li, Tang & Wingreen, PRL 79:765, 1997),
   so the score is mostly hydrophobic burial.
-- Composition: `threading_z` is relative to the same residues shuffled, so it scores where the hydrophobics go,
-  not how many there are: a polar-biased design that puts its few hydrophobics at the most buried positions gets
-  a *better* z than a more hydrophobic one (measured: see the family README), though its core is smaller. Report
-  it beside `threading_energy` (energy per residue, which a more polar sequence raises) and the specificity z. A
-  sequence of one residue type (or a backbone without contacts) has no spread and gets NaN.
+- Composition: both z-scores say where the hydrophobics go, not how many there are: a polar-biased design that
+  puts its few hydrophobics at the most buried positions can get a *better* z than a more hydrophobic one
+  (measured: see the family README), though its core is smaller. Report them beside `threading_energy` (energy
+  per residue, which a more polar sequence raises, whatever its placement). A sequence of one residue type (or a
+  backbone without contacts) has no shuffle spread and gets NaN.
 - The MJ numbers were fitted with their own contact definition (side-chain centres within 6.5 A); C-beta < 8 A is
   the usual threading stand-in, an approximation. On isolated helices and hairpins nearly every contact is local
   (i, i+3 / i+4), so z says little there; a chain cut out of an assembly looks exposed at its interfaces.
