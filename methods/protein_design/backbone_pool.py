@@ -92,14 +92,15 @@ def ideal_chains(count: int, seed: int = 0) -> list[Backbone]:
 
 def load_pool(count: int = 30, seed: int = 0) -> BackboneSet:
     """The packaged real chains first, then generated ones up to `count` (lengths from `seed`)."""
-    real = packaged_chains()
     if count < 2:
         raise ValueError(f"a pool needs at least 2 backbones, got count={count}")
+    real = packaged_chains()
     chosen = real[:count] + ideal_chains(max(0, count - len(real)), seed)
     return BackboneSet(f"pool{count}", tuple(chosen))
 
 
 def is_generated(backbone: Backbone) -> bool:
+    """Whether the backbone is one of `ideal_chains` (by its name), not a packaged real chain."""
     return backbone.name.startswith(IDEAL_PREFIX)
 
 
