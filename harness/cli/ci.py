@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", "-j", type=at_least(1), default=1, help="parallel worker processes")
     add_comparison_output(parser)
     parser.add_argument("--claims", action="store_true",
-                        help="also gate the suite's claims: one the baseline supports must stay supported, and one "
+                        help="also gate the suite's claims: one the baseline supports must stay supported (on "
+                             "other numerics, or keep its mean gain within the baseline's seed spread), and one "
                              "whose check or runs changed since the baseline fails (exit 1)")
 
 

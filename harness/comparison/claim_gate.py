@@ -8,6 +8,12 @@ ref, else at HEAD), or the runs behind it have other run keys (a parameter or a 
 compares two different things; the baseline must be made again for it, never passed silently. A claim the
 baseline does not support (a paper's claim our runs contradict, say) is reported, never gated: the gate guards
 what was measured, not the paper.
+
+On other numerics (another vector ISA or BLAS: the same run key trains another model) a claim's verdict is a draw
+of its seeds, and one the baseline supported narrowly may miss alpha on a re-run with nothing wrong. There, as
+`harness compare` does for a cell, a claim that is no longer supported (but not contradicted) fails only when its
+mean per-seed gain falls below the baseline's by more than the baseline's seed spread (99.9 %,
+`harness.comparison.classify.seed_spread`) on some dataset; otherwise it passes with a note saying so.
 """
 from __future__ import annotations
 
@@ -15,15 +21,21 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 
+from harness.comparison.classify import seed_spread
 from harness.comparison.errors import ComparisonError
 from harness.comparison.sources import git_show, side_kind
+from harness.contracts import Determinism
+from harness.record_json import RecordJson
 from harness.suite_extends import suite_document
-from harness.reporting.claim_sides import SUPPORTED
+from harness.reporting.claim_sides import CONTRADICTED, SUPPORTED
+from harness.reporting.claims import claim_differences
 from harness.reporting.load import load_report
 from harness.reporting.model import ClaimResult, ReportData
+from harness.suite import ClaimCheck
 
 
 @dataclass(frozen=True)
@@ -32,10 +44,12 @@ class ClaimChange:
     baseline: str  # the verdict on the baseline's runs
     candidate: str  # the verdict on the runs just made
     changed: str = ""  # why the two verdicts judge different things, if they do
+    within_spread: str = ""  # on other numerics: why a claim no longer supported still passes, if it does
 
     @property
     def lost(self) -> bool:
-        return not self.changed and self.baseline == SUPPORTED and self.candidate != SUPPORTED
+        return (not self.changed and not self.within_spread and self.baseline == SUPPORTED
+                and self.candidate != SUPPORTED)
 
     @property
     def fails(self) -> bool:
@@ -49,9 +63,13 @@ def claim_changes(suite_path: Path, baseline: str, store: Path, data_root: Path 
     checks = _baseline_checks(suite_path, baseline)
     current = _claim_checks(suite_document(suite_path.read_text(encoding="utf-8"),
                                            lambda name: (suite_path.parent / name).read_text(encoding="utf-8")))
-    return [ClaimChange(cand.text, old.verdict, cand.verdict,
-                        _why_changed(cand.text, checks, current, _run_keys(base, old), _run_keys(candidate, cand)))
-            for old, cand in zip(base.claims, candidate.claims, strict=True)]
+    changes = []
+    for claim, old, cand in zip(candidate.suite.claims, base.claims, candidate.claims, strict=True):
+        changed = _why_changed(cand.text, checks, current, _run_keys(base, old), _run_keys(candidate, cand))
+        missed = not changed and old.verdict == SUPPORTED and cand.verdict not in (SUPPORTED, CONTRADICTED)
+        within = _within_seed_spread(claim.check, base, old, candidate, cand) if missed else ""
+        changes.append(ClaimChange(cand.text, old.verdict, cand.verdict, changed, within))
+    return changes
 
 
 def _baseline_report(suite_path: Path, baseline: str, data_root: Path | None) -> ReportData:
@@ -85,9 +103,46 @@ def _claim_checks(document: Any) -> dict[str, Any]:
     return {str(claim.get("text")): claim.get("check") for claim in claims if isinstance(claim, dict)}
 
 
+def _behind(data: ReportData, claim: ClaimResult) -> list[RecordJson]:
+    """The stored runs `claim`'s verdict was decided on."""
+    run_ids = set(claim.run_ids)
+    return [r for r in data.records if r["run_id"] in run_ids]
+
+
 def _run_keys(data: ReportData, claim: ClaimResult) -> set[str]:
-    behind = set(claim.run_ids)
-    return {r["run_key"] for r in data.records if r["run_id"] in behind}
+    return {r["run_key"] for r in _behind(data, claim)}
+
+
+def _within_seed_spread(check: ClaimCheck, base: ReportData, old: ClaimResult, candidate: ReportData,
+                        cand: ClaimResult) -> str:
+    """The note that excuses a claim no longer supported, or '' when none does: the two sides' runs share one
+    numerics fingerprint (or repeat bitwise everywhere), no rank test decides the claim, or on some dataset the
+    candidate's mean gain falls below the baseline's by more than the baseline's seed spread."""
+    base_runs, cand_runs = _behind(base, old), _behind(candidate, cand)
+    base_machines, cand_machines = _machines(base_runs), _machines(cand_runs)
+    bitwise = all(r["environment"].get("determinism") == Determinism.EVERYWHERE for r in base_runs + cand_runs)
+    if len(base_machines | cand_machines) == 1 or bitwise:
+        return ""
+    base_gains, cand_gains = claim_differences(base, check), claim_differences(candidate, check)
+    notes = []
+    for dataset, gains in base_gains.items():
+        now = cand_gains.get(dataset, [])
+        if len(gains) < 2 or not now:
+            return ""
+        spread = seed_spread(gains, len(now))
+        if fmean(now) < fmean(gains) - spread:
+            return ""
+        notes.append(f"{dataset}: mean gain {fmean(now):+.3g}, the baseline's {fmean(gains):+.3g} ± {spread:.3g}")
+    if not notes:
+        return ""
+    return (f"other numerics ({'+'.join(sorted(base_machines))} vs {'+'.join(sorted(cand_machines))}): its gain "
+            f"stays within the baseline's seed spread (99.9 %), {'; '.join(notes)}")
+
+
+def _machines(runs: list[RecordJson]) -> set[str]:
+    """The runs' numerics fingerprints (the hardware one for a run recorded before numerics were)."""
+    return {r["environment"].get("numerics_fingerprint") or f"hardware {r['environment'].get('hardware_fingerprint')}"
+            for r in runs}
 
 
 def _why_changed(text: str, baseline_checks: dict[str, Any] | None, current: dict[str, Any], base_keys: set[str],
@@ -105,7 +160,7 @@ def render_claim_changes(changes: list[ClaimChange]) -> str:
     lines = ["claims (baseline -> candidate):"]
     for change in changes:
         mark = "CHANGED" if change.changed else "LOST" if change.lost else "ok"
-        note = f" ({change.changed})" if change.changed else ""
+        note = f" ({change.changed or change.within_spread})" if change.changed or change.within_spread else ""
         lines.append(f"  [{mark}] {change.text}: {change.baseline} -> {change.candidate}{note}")
     lost, changed = sum(change.lost for change in changes), sum(bool(change.changed) for change in changes)
     if lost or changed:

@@ -210,6 +210,16 @@ def _fingerprints(base: pd.DataFrame, cand: pd.DataFrame) -> str:
     return f"{side(base)} vs {side(cand)}"
 
 
+def seed_spread(base: list[float], candidates: int) -> float:
+    """Half-width of the 99.9 % interval of a difference of two means, a baseline's (`base`, two finite values
+    or more) and one of `candidates` values with the baseline's standard deviation: how far a re-run on other
+    numerics may land from the baseline by seed luck alone."""
+    from scipy.special import stdtrit  # the t quantile, without importing scipy.stats
+
+    return float(stdtrit(len(base) - 1, 1 - ACROSS_MACHINES_ALPHA / 2) * np.std(base, ddof=1)
+                 * math.sqrt(1 / len(base) + 1 / candidates))
+
+
 def _judge_across_machines(criterion: Criterion, base: dict[int, float], cand: dict[int, float],
                            verdict: Callable[..., CellComparison], machines: str) -> CellComparison:
     """A quality cell measured on other machines: the same run key may give other numbers there (AVX-512 and
@@ -223,10 +233,7 @@ def _judge_across_machines(criterion: Criterion, base: dict[int, float], cand: d
     if len(finite) < 2:
         return verdict(Status.INCOMPARABLE, reason=f"other numerics ({machines}) and a single baseline seed: no "
                                                    "seed spread to judge the change by")
-    from scipy.special import stdtrit  # the t quantile, without importing scipy.stats
-
-    spread = float(stdtrit(len(finite) - 1, 1 - ACROSS_MACHINES_ALPHA / 2) * np.std(finite, ddof=1)
-                   * math.sqrt(1 / len(finite) + 1 / len(cand)))
+    spread = seed_spread(finite, len(cand))
     note = f"other numerics ({machines}): judged beyond the baseline's seed spread too (±{spread:.3g}, 99.9 %)"
     return _judge(criterion, base, cand, partial(verdict, reason=note), spread)
 

@@ -100,6 +100,21 @@ def check_claim(data: "ReportData", text: str, check: "ClaimCheck") -> "ClaimRes
     return ClaimResult(text, verdict, statistic, run_ids)
 
 
+def claim_differences(data: "ReportData", check: "ClaimCheck") -> dict[str, list[float]]:
+    """Dataset -> the claim's finite per-seed gains (A over B, direction-adjusted), as its rank test pairs them:
+    what `harness ci --claims` judges a claim by across machines. Empty where no rank test decides the claim (an
+    aggregate claim, a deterministic metric, an undirected or unmeasured one)."""
+    info = data.metrics.get(check.metric)
+    if info is None or info.higher_is_better is None or info.deterministic or check.aggregate is not None:
+        return {}
+    datasets = [d for d in ([check.dataset] if check.dataset else data.datasets) if _runs_on(data, check, d)]
+    try:
+        return {d: _finite_differences(_pairs(data, check, d, info.higher_is_better), info.higher_is_better)
+                for d in datasets}
+    except Unmeasurable:
+        return {}
+
+
 def _runs_on(data: "ReportData", check: "ClaimCheck", dataset: str) -> bool:
     """Whether the claim applies to `dataset`: every method it names ran there (a suite's matrix may pair
     them elsewhere only), and the metric is defined there for one of them (NaN for all: not applicable)."""
@@ -230,21 +245,25 @@ def ranked_differences(pairs: Pairs, higher: bool) -> list[float]:
     return [d if math.isfinite(d) else math.copysign(2 * largest + 1, d) for d in raw]
 
 
+def _finite_differences(pairs: Pairs, higher: bool) -> list[float]:
+    """A's gain over B at each seed where both sides have a finite value (no failure, no threshold never
+    reached), direction-adjusted."""
+    sign = 1.0 if higher else -1.0
+    return [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
+            if math.isfinite(a) and math.isfinite(b)]
+
+
 def _mean_difference(pairs: Pairs, higher: bool) -> str:
     """', mean difference +x': the mean gain over the seeds where both sides have a finite value; nothing where no
     seed has (every pair decided by a failure or a threshold never reached)."""
-    sign = 1.0 if higher else -1.0
-    finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
-              if math.isfinite(a) and math.isfinite(b)]
+    finite = _finite_differences(pairs, higher)
     return f", mean difference {float(np.mean(finite)):+.3g}" if finite else ""
 
 
 def _detectable(pairs: Pairs, info: "MetricInfo", tests: int) -> str:
     """The smallest mean difference these seeds detect 80 % of the time at the observed spread of the finite
     differences (`harness.stats.minimum_detectable_effect`): what a 'not significant' verdict can rule out."""
-    sign = 1.0 if info.higher_is_better else -1.0
-    finite = [sign * (a - b) for a, b in zip(pairs.a_values, pairs.b_values, strict=True)
-              if math.isfinite(a) and math.isfinite(b)]
+    finite = _finite_differences(pairs, bool(info.higher_is_better))
     if math.isinf(minimum_detectable_effect(1.0, len(pairs.a_values), tests)):
         return "no effect detectable at this n"
     if len(finite) < 2:

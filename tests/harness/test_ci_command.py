@@ -103,3 +103,52 @@ def test_ci_claims_fails_on_a_claim_whose_check_differs_from_the_suite_file_the_
     assert code == 1, out
     assert "[CHANGED] noisy beats exact: contradicted -> contradicted (its check differs from the baseline's suite " \
            "file)" in out
+
+
+TIED_SUITE = CLAIMED_SUITE.replace("noise: 2.0}", "t: 1.0e-9}")  # 'noisy' now ties 'exact' on every seed
+
+
+def _baseline_with_gains(cli, write_suite, store, tmp_path, gains: list[float], numerics: str | None) -> str:
+    """A baseline export of TIED_SUITE in which 'noisy' beat 'exact' by `gains` (one per seed), made on another
+    machine whose numerics fingerprint is `numerics` (None: on this machine, as the runs were)."""
+    baseline = make_baseline(cli, str(write_suite(TIED_SUITE)), store, tmp_path)
+    frame = pd.read_csv(baseline)
+    noisy = (frame["method"] == "noisy").to_numpy()
+    frame.loc[noisy, "metric.accuracy"] += [gains[seed] for seed in frame.loc[noisy, "seed"]]
+    if numerics is not None:
+        frame["numerics_fingerprint"] = frame["hardware_fingerprint"] = numerics
+    frame.to_csv(baseline, index=False)
+    return baseline
+
+
+def test_ci_claims_on_other_numerics_pass_a_claim_missed_within_the_baselines_seed_spread(cli, write_suite, store,
+                                                                                          tmp_path):
+    """A narrow baseline win (gains 1..6 points, spread ±7.4 at 99.9 %) re-run on another machine's numerics
+    ties: not significant there, but a seed draw that far from the baseline is expected, so the gate says so
+    and passes."""
+    baseline = _baseline_with_gains(cli, write_suite, store, tmp_path, [1, 2, 3, 4, 5, 6], "0123456789ab")
+    code, out, _ = cli("ci", str(tmp_path / "suite.yaml"), "--baseline", baseline, "--store", str(store),
+                       "--claims")
+    assert code == 0, out
+    assert "[ok] noisy beats exact: supported -> not significant (other numerics (0123456789ab vs " in out
+    assert "its gain stays within the baseline's seed spread (99.9 %), easy: mean gain +0, the baseline's +3.5 ± " \
+           "7.42)" in out
+
+
+def test_ci_claims_on_other_numerics_fail_a_claim_whose_gain_falls_beyond_the_baselines_seed_spread(
+        cli, write_suite, store, tmp_path):
+    baseline = _baseline_with_gains(cli, write_suite, store, tmp_path, [20, 20.5, 21, 21.5, 22, 22.5],
+                                    "0123456789ab")
+    code, out, _ = cli("ci", str(tmp_path / "suite.yaml"), "--baseline", baseline, "--store", str(store),
+                       "--claims")
+    assert code == 1, out
+    assert "[LOST] noisy beats exact: supported -> not significant\n" in out
+
+
+def test_ci_claims_on_the_same_numerics_fail_any_claim_that_lost_its_support(cli, write_suite, store, tmp_path):
+    """On the baseline's own numerics the runs repeat bitwise: a verdict that moved is a change, however narrow."""
+    baseline = _baseline_with_gains(cli, write_suite, store, tmp_path, [1, 2, 3, 4, 5, 6], None)
+    code, out, _ = cli("ci", str(tmp_path / "suite.yaml"), "--baseline", baseline, "--store", str(store),
+                       "--claims")
+    assert code == 1, out
+    assert "[LOST] noisy beats exact: supported -> not significant\n" in out
