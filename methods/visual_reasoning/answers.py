@@ -3,6 +3,10 @@
 Each extractor first narrows the text to its answer span (the last `<answer>...</answer>`, else what follows
 the last "answer is" / "answer:", else the last `\\boxed{...}`, else the whole text) and returns None when no
 answer of its kind is there, so an unparseable answer is counted as unanswered, never guessed.
+Move sequences
+skip directions a clause negates ("can't go left", "not up", "instead of right", "left is a hole") and refuse
+hedged ones ("maybe left or down"), and unmarked text gives moves only when they stand in one sentence: stray
+direction words in free reasoning are not read as a path (issue 56).
 """
 from __future__ import annotations
 
@@ -22,7 +26,15 @@ _WORD_NUMBER = re.compile(r"\b(" + "|".join(_WORD_NUMBERS) + r")"
                           r"(?:[- ](one|two|three|four|five|six|seven|eight|nine))?\b", re.IGNORECASE)
 _MOVE_WORDS = {"up": "U", "down": "D", "left": "L", "right": "R", "north": "U", "south": "D", "west": "L",
                "east": "R", "u": "U", "d": "D", "l": "L", "r": "R", "↑": "U", "↓": "D", "←": "L", "→": "R"}
-_MOVE_TOKEN = re.compile(r"\b(?:up|down|left|right|north|south|west|east|[udlr])\b|[↑↓←→]", re.IGNORECASE)
+_MOVE_TOKEN = re.compile(r"\b(?:up|down|left|right|north|south|west|east)\b|(?<!['’])\b[udlr]\b(?!['’])|[↑↓←→]",
+                         re.IGNORECASE)  # a lone letter, but not the "d" of "I'd"
+_SENTENCE_END = re.compile(r"(?<=[.!?\n])")  # split after the mark: a "?" stays to hedge its sentence
+_CLAUSE_END = re.compile(r"[,;:]|\b(?:but|so|then|thus|hence|instead(?!\s+of))\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|avoid(?:s|ing)?|without|except|instead\s+of|rather\s+than)\b"
+                       r"|n['’]t\b", re.IGNORECASE)  # negates the directions after it in its clause
+_NEGATED_AFTER = re.compile(r"^\s+(?:is|was|would\s+be|leads?|goes|hits)\b.*\b(?:blocked|holes?|walls?|impossible"
+                            r"|invalid|wrong|not|n['’]t)\b", re.IGNORECASE)  # "left is a hole": negated by what follows
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|might|either|or)\b|\?", re.IGNORECASE)
 _MOVE_RUN = re.compile(r"^[UDLR↑↓←→]+$", re.IGNORECASE)
 
 
@@ -87,13 +99,32 @@ def number(text: str) -> float | None:
 
 
 def moves(text: str) -> str | None:
-    """The move sequence as letters from U/D/L/R: "R R D", "right, right, down", "RRD", "['R', 'D']", "→→↓"."""
-    span = answer_span(text)
+    """The move sequence as letters from U/D/L/R: "R R D", "right, right, down", "RRD", "['R', 'D']", "→→↓".
+    Negated directions are skipped, a hedged one makes the answer None, and unmarked text counts only when
+    its moves stand in one sentence ("I can't go left, so right then down" is RD; "Go up. Then left." is None)."""
+    span, marked = _marked_span(text)
     compact = re.sub(r"[\s,;'\"\[\]().>-]+", "", span)
     if compact and _MOVE_RUN.match(compact):
         return "".join(_MOVE_WORDS[c.lower()] for c in compact)
-    tokens = _MOVE_TOKEN.findall(span)
-    return "".join(_MOVE_WORDS[t.lower()] for t in tokens) or None
+    stated = _stated_moves(span)
+    if stated is None or (not marked and len({sentence for sentence, _ in stated}) > 1):
+        return None
+    return "".join(move for _, move in stated) or None
+
+
+def _stated_moves(text: str) -> list[tuple[int, str]] | None:
+    """(sentence number, move) of each direction the text affirms; None when a clause that affirms one hedges."""
+    stated = []
+    for index, sentence in enumerate(_SENTENCE_END.split(text)):
+        for clause in _CLAUSE_END.split(sentence):
+            negation = _NEGATION.search(clause)
+            affirmed = [_MOVE_WORDS[m.group().lower()] for m in _MOVE_TOKEN.finditer(clause)
+                        if not (negation and m.start() >= negation.start())
+                        and not _NEGATED_AFTER.match(clause[m.end():])]
+            if affirmed and _HEDGE.search(clause):
+                return None
+            stated += [(index, move) for move in affirmed]
+    return stated
 
 
 def permutation(text: str, size: int) -> list[int] | None:

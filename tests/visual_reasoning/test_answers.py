@@ -41,6 +41,26 @@ def test_move_sequences(text, path):
     assert moves(text) == path
 
 
+@pytest.mark.parametrize(("text", "path"), [
+    ("I can't go left because of the hole, so I go right then down", "RD"),  # issue 56: was "LRD"
+    ("Go down instead of right", "D"), ("Not up. Answer: left, down", "LD"),
+    ("Left is a hole, so down then right", "DR"),
+    ("The answer is right, then down, not left", "RD"), ("Avoid the hole on the left: go down, down, right.", "DDR"),
+    ("I thought about left but the answer is D D R", "DDR"),  # marked: the reasoning before it is not read
+    ("I'd go right", "R"),  # the "d" of "I'd" is no move
+    ("Maybe left or down", None), ("Answer: maybe L or D", None), ("Should I go up?", None),  # hedged
+    ("Go up. Then left.", None),  # unmarked moves over two sentences: ambiguous
+    ("Answer: I cannot decide", None), ("Answer: not left", None),
+])
+def test_negated_and_hedged_directions_are_never_read_as_moves(text, path):
+    assert moves(text) == path
+
+
+def test_the_committed_solvers_answer_format_is_read_as_before():
+    """Every maze answer behind a committed report is "Answer: " and space-separated letters (or "none")."""
+    assert [moves(f"Answer: {text}") for text in ("R D D L U", "U", "none")] == ["RDDLU", "U", None]
+
+
 @pytest.mark.parametrize(("text", "placement"), [
     ("Answer: 2 0 3 1", [2, 0, 3, 1]), ("[3, 1, 4, 2]", [2, 0, 3, 1]),  # numbered from one: shifted
     ("<answer>1,0,3,2</answer> since tile 4 ...", [1, 0, 3, 2]),

@@ -3,6 +3,7 @@ against scipy's, the relaxed chart tolerance, and unanswered answers scored as a
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from scipy.stats import kendalltau as scipy_kendalltau
 from harness import DataError, Instance
 from methods.visual_reasoning import metrics
 from methods.visual_reasoning.data import generate
+from methods.visual_reasoning.generators.chart import STEP, TOP
 from methods.visual_reasoning.grading import grade, kendall_tau, scored_answers
 from methods.visual_reasoning.task import VisualPuzzles
 
@@ -53,6 +55,16 @@ def test_chart_answers_within_five_per_cent_are_correct():
     puzzle = generate("chart", "easy", 0, 0)
     value = float(puzzle.answer)
     assert grade(puzzle, f"{value * 1.049:.3f}").correct and not grade(puzzle, f"{value * 1.06:.3f}").correct
+
+
+def test_on_the_charts_grid_of_fives_the_relaxed_tolerance_admits_off_grid_readings_only():
+    """Issue 56: values are multiples of 5 up to 95, so 5 % of a value is under one step: a neighbouring grid
+    value is always wrong (relaxed = exact for answers on the grid), an off-grid reading within 5 % is right."""
+    puzzle = generate("chart", "easy", 0, 0)
+    for value in range(STEP, TOP, STEP):
+        truth = replace(puzzle, truth={"value": float(value)})
+        assert not any(grade(truth, str(value + d)).correct for d in (-STEP, STEP))
+        assert grade(truth, str(value * 1.049)).correct and not grade(truth, str(value * 1.06)).correct
 
 
 def test_jigsaw_partial_credit_and_an_unparseable_answer_scores_like_a_guess():
