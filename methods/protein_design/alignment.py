@@ -23,6 +23,7 @@ from harness import Method, RunContext
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import Backbone, encode
 from methods.protein_design.dpo import Pairs, dpo_loss, preference_pairs
+from methods.protein_design.kl import designed
 from methods.protein_design.objectives import OBJECTIVES, score_objectives
 from methods.protein_design.params import (AlignmentParams, OfflineParams, SemiOnlineParams,
                                            SingleObjectiveParams)
@@ -62,8 +63,7 @@ class PreferenceAlignment(Method[P]):
                       for _ in range(p.epochs) for batch in batches]
             ctx.record_point("dpo_loss", round_, float(np.mean(losses)) if losses else float("nan"))
         ctx.record("train_seconds", time.perf_counter() - started, "s", higher_is_better=False)
-        sequences, logp = policy.design(inputs.test, inputs.designs, ctx.seed, inputs.order_seed)
-        return Designs(sequences, logp)
+        return designed(policy, inputs, ctx.seed)
 
     def _pairs(self, policy: Policy, backbones: tuple[Backbone, ...], weights: np.ndarray, seed: int
                ) -> tuple[list[tuple[Backbone, list[str], Pairs]], np.ndarray]:

@@ -20,7 +20,7 @@ whose numbering skips a 4-residue loop between helices, loops not built: the hel
 reach of 5 peptide bonds), beta hairpins (two strands of 15-24 residues) and alpha helices (30-60 residues).
 Lengths are drawn from a fixed seed, so the pool is the same in every run; only the split moves with the seed.
 
-Not wired into the suites yet (issue 60, phase 1)."""
+The loader `pool` (family.toml); the task's opt-in `split: {stratified: true}` calls `split_pool`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -31,7 +31,7 @@ from harness import HarnessError
 from methods.protein_design.backbone import Backbone
 from methods.protein_design.generators import bundle, hairpin, helix
 from methods.protein_design.structure_files import read_backbone
-from methods.protein_design.task import BackboneSet
+from methods.protein_design.problem import BackboneSet
 
 PACKAGED = (("2gtl.cif", ("A", "B", "C", "D", "M", "N", "O")), ("7ok9.cif", ("A",)))
 IDEAL_PREFIX = "ideal_"

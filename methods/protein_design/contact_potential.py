@@ -46,7 +46,8 @@ family with ProteinMPNN (it agrees with ProteinMPNN only as far as both capture 
   the usual threading stand-in, an approximation. On isolated helices and hairpins nearly every contact is local
   (i, i+3 / i+4), so z says little there; a chain cut out of an assembly looks exposed at its interfaces.
 
-Not wired into the suites yet (issue 60, phase 1)."""
+Scored for every design, a method's or yours (`scored.py`): the metrics `shuffle_z`, `sp_z` (against the packaged
+chains, `packaged_specificity_z`, their windows cached per length) and `contact_energy`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -155,13 +156,15 @@ def threading_energy(backbone: Backbone, sequences: Sequence[str]) -> np.ndarray
 def decoy_windows(decoys: Sequence[Backbone], length: int) -> list[np.ndarray]:
     """The contact pairs of every `length`-residue window of each decoy (indices from the window's start), for
     windows with at least MIN_WINDOW_CONTACTS contacts."""
+    return [w for decoy in decoys for w in _windows(contact_pairs(decoy), decoy.length, length)]
+
+
+def _windows(pairs: np.ndarray, decoy_length: int, length: int) -> list[np.ndarray]:
     windows = []
-    for decoy in decoys:
-        pairs = contact_pairs(decoy)
-        for start in range(decoy.length - length + 1):
-            inside = (pairs[:, 0] >= start) & (pairs[:, 1] < start + length)
-            if inside.sum() >= MIN_WINDOW_CONTACTS:
-                windows.append(pairs[inside] - start)
+    for start in range(decoy_length - length + 1):
+        inside = (pairs[:, 0] >= start) & (pairs[:, 1] < start + length)
+        if inside.sum() >= MIN_WINDOW_CONTACTS:
+            windows.append(pairs[inside] - start)
     return windows
 
 
@@ -169,8 +172,35 @@ def fold_specificity_z(backbone: Backbone, sequences: Sequence[str], decoys: Seq
     """(n,) z-score of each sequence's mean contact energy per contact on the backbone against the same on every
     window of the decoys (a decoy named like the backbone is skipped); lower: the sequence prefers this backbone.
     NaN where fewer than 2 decoy windows fit."""
+    return specificity_z(backbone, sequences,
+                         decoy_windows([d for d in decoys if d.name != backbone.name], backbone.length))
+
+
+@lru_cache(maxsize=1)
+def _packaged_decoys() -> tuple[tuple[str, np.ndarray, int], ...]:
+    """(name, contact pairs, length) of each packaged real chain up to 600 residues, read once (about 3 s)."""
+    from methods.protein_design.backbone_pool import packaged_chains
+
+    return tuple((d.name, contact_pairs(d), d.length) for d in packaged_chains(max_length=600))
+
+
+@lru_cache(maxsize=256)
+def _packaged_windows(length: int) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
+    """Each packaged chain's `length`-residue windows, cached per length: every design of a backbone and every
+    backbone of that length reuse them."""
+    return tuple((name, tuple(_windows(pairs, size, length))) for name, pairs, size in _packaged_decoys())
+
+
+def packaged_specificity_z(backbone: Backbone, sequences: Sequence[str]) -> np.ndarray:
+    """`fold_specificity_z` against the packaged real chains (`backbone_pool.packaged_chains(max_length=600)`),
+    the target itself left out by name (a copy of a packaged chain under another name is not)."""
+    windows = [w for name, chain in _packaged_windows(backbone.length) if name != backbone.name for w in chain]
+    return specificity_z(backbone, sequences, windows)
+
+
+def specificity_z(backbone: Backbone, sequences: Sequence[str], windows: Sequence[np.ndarray]) -> np.ndarray:
+    """`fold_specificity_z` from the decoys' windows (contact pairs within each window)."""
     tokens = _tokens(backbone, sequences)
-    windows = decoy_windows([d for d in decoys if d.name != backbone.name], backbone.length)
     target = contact_pairs(backbone)
     if len(windows) < 2 or not len(target) or not sequences:
         return np.full(len(sequences), np.nan)

@@ -6,7 +6,7 @@ from pathlib import Path
 from harness import DataError
 from methods.protein_design.generators import ideal_set
 from methods.protein_design.structure_files import read_folder
-from methods.protein_design.task import BackboneSet
+from methods.protein_design.problem import BackboneSet
 
 KINDS = ("helix", "bundle", "hairpin")
 

@@ -11,7 +11,9 @@ sequence-level KL per residue (chain rule of the KL). Both distributions are the
 ProteinMPNN's log-probabilities plus the policy's bias, divided by its temperature, X removed (the sampler never
 draws it) and renormalised over the 20 amino acids.
 
-Not wired into the suites yet (issue 60, phase 1)."""
+The methods with weights fill the predictions column `policy_kl` with it (`designed`), against the packaged
+vanilla v_48_020 at the design temperature without bias, so that ProteinMPNN at its design temperature scores
+exactly 0; the metric `kl_full` averages it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -22,6 +24,7 @@ from scipy.special import logsumexp
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import AMINO_ACIDS, Backbone, encode
 from methods.protein_design.policy import Policy
+from methods.protein_design.problem import DesignInputs, Designs
 
 
 def amino_acid_log_probs(log_probs: np.ndarray, temperature: float = 1.0, bias: np.ndarray | None = None
@@ -74,3 +77,13 @@ def policy_kl(policy: Policy, reference: Policy, backbone: Backbone, sequences: 
     ours = position_log_probs(policy, backbone, sequences, order_seed)
     theirs = position_log_probs(reference, backbone, sequences, order_seed)
     return np.array([mean_kl(p, q, designed) for p, q in zip(ours, theirs, strict=True)])
+
+
+def designed(policy: Policy, inputs: DesignInputs, seed: int) -> Designs:
+    """The policy's designs of the test backbones with their log-probabilities in the scoring order and their
+    KL to the packaged vanilla ProteinMPNN at the policy's own (design) temperature without bias: the reference
+    that isolates what fine-tuning or a bias changed from the temperature's effect."""
+    sequences, logp = policy.design(inputs.test, inputs.designs, seed, inputs.order_seed)
+    reference = Policy(mpnn.load("vanilla", "020"), policy.temperature)
+    kl = {b.name: policy_kl(policy, reference, b, sequences[b.name], inputs.order_seed) for b in inputs.test}
+    return Designs(sequences, logp, policy_kl=kl)

@@ -11,6 +11,14 @@ from methods.protein_design.objectives import ObjectiveScores
 
 
 @dataclass(frozen=True)
+class BackboneSet:
+    """A dataset: named backbones with their natives (a loader's return value)."""
+
+    name: str
+    backbones: tuple[Backbone, ...]
+
+
+@dataclass(frozen=True)
 class DesignInputs:
     train: tuple[Backbone, ...]  # backbones an alignment method may fine-tune on (natives hidden)
     test: tuple[Backbone, ...]   # backbones to design (natives hidden)
@@ -22,12 +30,14 @@ class DesignInputs:
 class Designs:
     """Per test backbone (by name), its designed sequences and, optionally, the mean per-residue
     log-probability of each under the method's own sampling policy in the task's scoring order (for the KL
-    to the reference policy; None where the method has no likelihood) and the path of each one's predicted
-    structure ('' for none; scTM and RMSD are scored where given)."""
+    to the reference policy; None where the method has no likelihood), each one's KL to the reference policy
+    from the full per-position distributions (`kl.policy_kl`; None without weights) and the path of each one's
+    predicted structure ('' for none; scTM and RMSD are scored where given)."""
 
     sequences: dict[str, list[str]]
     policy_logp: dict[str, np.ndarray] | None = None
     predicted: dict[str, list[str]] | None = None
+    policy_kl: dict[str, np.ndarray] | None = None
 
 
 @dataclass(frozen=True)

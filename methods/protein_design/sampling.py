@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from harness import Method, RunContext
 from methods.protein_design import mpnn
+from methods.protein_design.kl import designed
 from methods.protein_design.params import BiasParams, SamplingParams, SolubleParams
 from methods.protein_design.policy import Policy, solubility_bias
 from methods.protein_design.problem import DesignInputs, Designs
@@ -22,8 +23,7 @@ class MPNNSampling(Method[P]):
         torch.set_num_threads(ctx.threads)
         p = self.params
         policy = Policy(mpnn.load(p.weights, "020"), p.temperature, solubility_bias(p.bias) if p.bias else None)
-        sequences, logp = policy.design(inputs.test, inputs.designs, ctx.seed, inputs.order_seed)
-        return Designs(sequences, logp)
+        return designed(policy, inputs, ctx.seed)
 
 
 class SolubleMPNN(MPNNSampling[SolubleParams]):

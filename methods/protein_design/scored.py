@@ -4,7 +4,7 @@ family reads the resulting `ScoredDesigns`. The engine has checked the table aga
 is the designs' own sense: each sequence fits its backbone, and a predicted structure's file is one of it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +13,7 @@ import pandas as pd
 from harness import DataError
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import AMINO_ACIDS, Backbone
+from methods.protein_design.contact_potential import packaged_specificity_z, threading_energy, threading_z
 from methods.protein_design.objectives import (PROTPARAM, ObjectiveScores, mean_log_likelihood, protparam,
                                                score_objectives)
 from methods.protein_design.problem import DesignTruth
@@ -29,6 +30,21 @@ class BackboneDesigns:
     protparam: dict[str, np.ndarray]
     kl: float  # mean over designs of policy_logp - reference logp (per residue); NaN without policy_logp
     self_consistency: np.ndarray  # (designs, 2) scTM and RMSD of the predicted structures; NaN where none
+    kl_full: float = float("nan")  # mean over designs of policy_kl; NaN where a design has none
+    threading: dict[str, np.ndarray] = field(default_factory=dict)  # per design: THREADING's judges
+
+
+# The independent judges (contact_potential.py): sequence and backbone only, so your designs get them too.
+THREADING = ("shuffle_z", "sp_z", "contact_energy")
+SHUFFLES = 1000
+
+
+def threading_scores(backbone: Backbone, sequences: list[str], seed: int) -> dict[str, np.ndarray]:
+    """Per design: the shuffle z (the task seed's 1000 shuffles), the fold-specificity z against the packaged
+    real chains and the MJ contact energy per residue; all lower is better."""
+    return {"shuffle_z": threading_z(backbone, sequences, SHUFFLES, seed),
+            "sp_z": packaged_specificity_z(backbone, sequences),
+            "contact_energy": threading_energy(backbone, sequences)}
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,8 @@ def scored_designs(truth: DesignTruth, predictions: pd.DataFrame) -> ScoredDesig
         if rows["policy_logp"].notna().all():
             ref = mean_log_likelihood(reference_model, backbone, sequences, truth.order_seed)
             kl = float(np.mean(rows["policy_logp"].to_numpy(dtype=np.float64) - ref))
+        kl_full = float(np.mean(rows["policy_kl"].to_numpy(dtype=np.float64))) \
+            if "policy_kl" in rows and rows["policy_kl"].notna().all() else float("nan")
         figures = [protparam(s) for s in sequences]
         consistency = np.array([self_consistency(backbone, Path(p)) if p else (np.nan, np.nan)
                                 for p in rows["predicted_structure"].fillna("")], dtype=np.float64).reshape(-1, 2)
@@ -71,5 +89,6 @@ def scored_designs(truth: DesignTruth, predictions: pd.DataFrame) -> ScoredDesig
                                       score_objectives(backbone, sequences, truth.order_seed),
                                       truth.reference[backbone.name],
                                       {k: np.array([f[k] for f in figures]) for k in PROTPARAM}, kl,
-                                      consistency))
+                                      consistency, kl_full,
+                                      threading_scores(backbone, sequences, truth.order_seed)))
     return ScoredDesigns(tuple(scored))

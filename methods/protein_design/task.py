@@ -4,9 +4,10 @@
 Each seed splits the dataset's backbones into `train` backbones (an alignment method may fine-tune on them) and
 test backbones, for which a method returns `designs` sequences each (`Designs`). The task draws ProteinMPNN's
 own samples (T = 0.1) on the test backbones as the reference for the win rate. Predictions table: one row per
-(backbone, design) with `sequence`, `policy_logp` (the method's mean per-residue log-probability, or empty) and
-`predicted_structure` (a predicted structure's file, or empty); scoring reads that table alone (plus the truth's
-backbones), so a user's designs, a suite's `predictions:` file, are scored like a method's.
+(backbone, design) with `sequence`, `policy_logp` (the method's mean per-residue log-probability, or empty),
+`policy_kl` (its KL to the reference policy, from the weights, or empty) and `predicted_structure` (a predicted
+structure's file, or empty); scoring reads that table alone (plus the truth's backbones), so a user's designs,
+a suite's `predictions:` file, are scored like a method's.
 """
 from __future__ import annotations
 
@@ -21,27 +22,58 @@ from harness import DataError, Instance, Metric, Task
 from harness.predictions_schema import Column, PredictionsSchema
 from methods.protein_design import mpnn
 from methods.protein_design.backbone import Backbone, decode
+from methods.protein_design.backbone_pool import split_pool
 from methods.protein_design.objectives import score_objectives
-from methods.protein_design.problem import DesignInputs, Designs, DesignTruth, hidden
+from methods.protein_design.problem import BackboneSet, DesignInputs, Designs, DesignTruth, hidden
 from methods.protein_design.scored import scored_designs
 
 REFERENCE_TEMPERATURE = 0.1
 
 
 @dataclass(frozen=True)
-class BackboneSet:
-    name: str
-    backbones: tuple[Backbone, ...]
+class Split:
+    """A suite's `split:` block. `stratified` (opt-in; the first pass's suites use the plain permutation) draws
+    the training backbones with `backbone_pool.split_pool`, real and generated chains on both sides;
+    `train_max_length` keeps longer backbones out of training (they are still designed), since a DPO round costs
+    CPU in proportion to the training residues."""
+
+    train: int
+    designs: int
+    stratified: bool = False
+    train_max_length: int | None = None
 
 
-def split_spec(split: Mapping[str, Any]) -> tuple[int, int]:
-    unknown = set(split) - {"train", "designs"}
+def split_spec(split: Mapping[str, Any]) -> Split:
+    unknown = set(split) - {"train", "designs", "stratified", "train_max_length"}
     if unknown:
-        raise ValueError(f"unknown split key {sorted(unknown)[0]!r}; the keys are train and designs")
+        raise ValueError(f"unknown split key {sorted(unknown)[0]!r}; the keys are train, designs, stratified and "
+                         "train_max_length")
     train, designs = split.get("train", 4), split.get("designs", 8)
+    stratified, longest = split.get("stratified", False), split.get("train_max_length")
     if not isinstance(train, int) or train < 0 or not isinstance(designs, int) or designs < 1:
         raise ValueError(f"train is a count >= 0 and designs one >= 1, got {train!r} and {designs!r}")
-    return train, designs
+    if not isinstance(stratified, bool) or (stratified and train < 1):
+        raise ValueError(f"stratified is true or false and needs train >= 1, got {stratified!r} with train={train}")
+    if longest is not None and (not stratified or not isinstance(longest, int) or longest < 1):
+        raise ValueError(f"train_max_length is a residue count >= 1 and needs stratified: true, got {longest!r}")
+    return Split(train, designs, stratified, longest)
+
+
+def split_backbones(backbones: tuple[Backbone, ...], split: Split, seed: int
+                    ) -> tuple[tuple[Backbone, ...], tuple[Backbone, ...]]:
+    """(train, test) for one seed: the plain seeded permutation (the first pass's suites), or the stratified
+    draw among the backbones short enough to train on, the rest designed in dataset order."""
+    if not split.stratified:
+        order = np.random.default_rng(seed).permutation(len(backbones))
+        return (tuple(backbones[i] for i in order[:split.train]), tuple(backbones[i] for i in order[split.train:]))
+    limit = split.train_max_length or max(b.length for b in backbones)
+    eligible = tuple(b for b in backbones if b.length <= limit)
+    if split.train >= len(eligible):
+        raise DataError(f"{len(eligible)} backbones have at most {limit} residues; train={split.train} leaves "
+                        "none of them to design", field="split.train")
+    train, _ = split_pool(eligible, split.train, seed)
+    chosen = {b.name for b in train}
+    return train, tuple(b for b in backbones if b.name not in chosen)
 
 
 class InverseFolding(Task):
@@ -56,6 +88,9 @@ class InverseFolding(Task):
          Column("sequence", "text", description="one of the 20 amino-acid letters per position"),
          Column("policy_logp", "number", may_be_empty=True,
                 description="mean per-residue log-probability under the designer (for the KL), or empty"),
+         Column("policy_kl", "number", may_be_empty=True,
+                description="KL(designer || vanilla ProteinMPNN at the design temperature) per residue from "
+                            "the full per-position distributions (kl.policy_kl), or empty"),
          Column("predicted_structure", "text", may_be_empty=True,
                 description="a PDB/mmCIF file of the design's predicted structure (scTM, RMSD): absolute, or "
                             "relative to the folder harness runs in; or empty")),
@@ -68,13 +103,13 @@ class InverseFolding(Task):
         split_spec(split)
 
     def instance(self, data: BackboneSet, split: Mapping[str, Any], seed: int) -> Instance:
-        train_count, designs = split_spec(split)
-        if train_count >= len(data.backbones):
-            raise DataError(f"dataset '{data.name}' has {len(data.backbones)} backbones; train={train_count} "
+        spec = split_spec(split)
+        designs = spec.designs
+        if spec.train >= len(data.backbones):
+            raise DataError(f"dataset '{data.name}' has {len(data.backbones)} backbones; train={spec.train} "
                             "leaves none to design", field="split.train")
-        order = np.random.default_rng(seed).permutation(len(data.backbones))
-        train = tuple(hidden(data.backbones[i]) for i in order[:train_count])
-        test = tuple(data.backbones[i] for i in order[train_count:])
+        chosen, test = split_backbones(data.backbones, spec, seed)
+        train = tuple(hidden(b) for b in chosen)
         reference_model = mpnn.load("vanilla", "020")
         reference = {}
         for k, backbone in enumerate(test):
@@ -101,9 +136,11 @@ class InverseFolding(Task):
             if len(sequences) != inputs.designs:
                 raise ValueError(f"backbone {backbone.name}: {inputs.designs} designs expected, got {len(sequences)}")
             logp = None if output.policy_logp is None else output.policy_logp[backbone.name]
+            kl = None if output.policy_kl is None else output.policy_kl[backbone.name]
             predicted = (output.predicted or {}).get(backbone.name) or [""] * len(sequences)
             rows += [{"backbone": backbone.name, "design": i, "sequence": s,
                       "policy_logp": float("nan") if logp is None else float(logp[i]),
+                      "policy_kl": float("nan") if kl is None else float(kl[i]),
                       "predicted_structure": predicted[i]}
                      for i, s in enumerate(sequences)]
         return pd.DataFrame(rows)

@@ -70,3 +70,22 @@ def test_the_split_is_disjoint_complete_seeded_and_keeps_real_chains_on_both_sid
 def test_a_split_that_leaves_one_side_empty_is_refused(train):  # noqa: ANN001
     with pytest.raises(ValueError, match="both sides"):
         split_pool(_pool(), train, 0)
+
+
+def test_the_tasks_stratified_split_keeps_long_chains_out_of_training_and_old_splits_unchanged():
+    from methods.protein_design.task import split_backbones, split_spec
+
+    pool = _pool()
+    spec = split_spec({"train": 4, "designs": 2, "stratified": True, "train_max_length": 150})
+    for seed in range(4):
+        train, test = split_backbones(pool, spec, seed)
+        assert len(train) == 4 and len(test) == 26 and all(b.length <= 150 for b in train)
+        assert sum(not is_generated(b) for b in train) == 1  # one globin; the 3 linkers are always designed
+        assert {b.name for b in train} | {b.name for b in test} == {b.name for b in pool}
+    plain_train, plain_test = split_backbones(pool, split_spec({"train": 4}), 3)
+    order = np.random.default_rng(3).permutation(len(pool))  # the first pass's split, unchanged
+    assert [b.name for b in plain_train + plain_test] == [pool[i].name for i in order]
+    for bad in ({"train": 4, "train_max_length": 150}, {"train": 0, "stratified": True},
+                {"train": 4, "stratified": "yes"}, {"train": 4, "folds": 2}):
+        with pytest.raises(ValueError):
+            split_spec(bad)

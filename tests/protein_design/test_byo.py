@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("biotite", reason="the `protein` extra (biotite) is not installed")
 pytest.importorskip("tmtools", reason="the `protein` extra (tmtools) is not installed")
 
+from harness.record_json import RecordJson  # noqa: E402
 from harness.store import Store  # noqa: E402
 from methods.protein_design.generators import bundle, hairpin, helix  # noqa: E402
 from methods.protein_design.scored import self_consistency  # noqa: E402
@@ -26,7 +27,8 @@ task: protein_design.inverse_folding
 defaults: {seeds: [0], timeout: 5m, threads: 1}
 datasets:
   mine: {loader: pdb_folder, args: {path: pdbs}, split: {train: 0, designs: 2}}
-metrics: [recovery, diversity, designability, developability, hypervolume, win_rate, kl_reference, sc_tm, sc_rmsd]
+metrics: [recovery, diversity, designability, developability, hypervolume, win_rate, kl_reference, sc_tm, sc_rmsd,
+          kl_full, shuffle_z, sp_z, contact_energy]
 methods:
 """
 THEIRS = SUITE + '  theirs: {predictions: "designs/{method}/{dataset}/{seed}.csv"}\n'
@@ -58,7 +60,7 @@ def _natives(predicted: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _score(cli, write_suite, store: Path, tmp_path: Path) -> tuple[int, dict]:  # noqa: ANN001
+def _score(cli, write_suite, store: Path, tmp_path: Path) -> tuple[int, RecordJson]:  # noqa: ANN001
     code, _, _ = cli("score", str(write_suite(THEIRS, "theirs.yaml")), "--store", str(store), "--data-root",
                      str(tmp_path), plugin=False)
     [record] = Store(store).records()
@@ -89,6 +91,7 @@ def test_a_users_designs_score_like_the_methods_own_table(cli, write_suite, stor
     assert code == 0, theirs.get("error")
     assert theirs["metrics"] == pytest.approx(record["metrics"], nan_ok=True)
     assert np.isfinite(record["metrics"]["kl_reference"]) and 0 < record["metrics"]["recovery"] < 100
+    assert record["metrics"]["kl_full"] == 0.0 and np.isfinite(record["metrics"]["sp_z"])
 
 
 @needs_weights
@@ -100,7 +103,9 @@ def test_native_designs_with_their_own_structures_are_perfectly_self_consistent(
     scores = record["metrics"]
     assert scores["recovery"] == 100.0 and scores["sc_tm"] == pytest.approx(1.0, abs=1e-3)
     assert scores["sc_rmsd"] == pytest.approx(0.0, abs=1e-2)
-    assert np.isnan(scores["kl_reference"])  # no policy_logp: no KL
+    assert np.isnan(scores["kl_reference"]) and np.isnan(scores["kl_full"])  # no policy_logp or policy_kl: no KL
+    # the independent judges need the sequence and backbone only: natives of ideal elements thread well
+    assert scores["shuffle_z"] < -1 and np.isfinite(scores["sp_z"]) and scores["contact_energy"] < 0
 
 
 @needs_weights

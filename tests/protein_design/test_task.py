@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from harness import DataError
-from methods.protein_design.metrics import (DESIGNABILITY, DEVELOPABILITY, DIVERSITY, HYPERVOLUME, KL_REFERENCE,
-                                            RECOVERY, WIN_RATE)
+from methods.protein_design.metrics import (CONTACT_ENERGY, DESIGNABILITY, DEVELOPABILITY, DIVERSITY, HYPERVOLUME,
+                                            KL_FULL, KL_REFERENCE, RECOVERY, SHUFFLE_Z, SP_Z, SP_Z_REAL, WIN_RATE)
 from methods.protein_design.problem import Designs
 from methods.protein_design.sampling import InferenceBias, MPNNSampling
 from methods.protein_design.task import InverseFolding
@@ -17,7 +17,7 @@ from tests.protein_design.conftest import needs_weights
 pytestmark = needs_weights
 TASK = InverseFolding()
 METRICS = {m.name: m for m in (RECOVERY, DIVERSITY, DESIGNABILITY, DEVELOPABILITY, HYPERVOLUME, WIN_RATE,
-                               KL_REFERENCE)}
+                               KL_REFERENCE, KL_FULL, SHUFFLE_Z, SP_Z, SP_Z_REAL, CONTACT_ENERGY)}
 
 
 @pytest.fixture(scope="module")
@@ -27,12 +27,16 @@ def tiny():  # noqa: ANN201
 
 def test_proteinmpnn_designs_are_scored_with_every_metric(tiny):  # noqa: ANN001
     table = TASK.predictions(tiny, MPNNSampling().run(tiny.inputs, context()))
-    assert list(table.columns) == ["backbone", "design", "sequence", "policy_logp", "predicted_structure"]
+    assert list(table.columns) == ["backbone", "design", "sequence", "policy_logp", "policy_kl",
+                                   "predicted_structure"]
     assert len(table) == 2 * 2 and all(b.native is None for b in tiny.inputs.test)
     scores = TASK.score(tiny, table, METRICS)
     assert 5 < scores["recovery"] < 100 and scores["designability"] > np.log(1 / 20)
     assert scores["hypervolume"] > 0 and -100 <= scores["win_rate"] <= 100
     assert np.isfinite(scores["kl_reference"]) and scores["kl_reference"] != 0
+    assert scores["kl_full"] == 0.0  # the reference is ProteinMPNN at the design temperature: a KL of exactly 0
+    assert all(np.isfinite(scores[k]) for k in ("shuffle_z", "sp_z", "contact_energy"))
+    assert scores["sp_z_real"] == scores["sp_z"]  # only the pool's generated chains (ideal_*) are left out
 
 
 def test_the_reference_policy_itself_is_at_kl_near_zero(tiny):  # noqa: ANN001
@@ -47,6 +51,7 @@ def test_a_polar_bias_raises_developability(tiny):  # noqa: ANN001
     plain = TASK.score(tiny, TASK.predictions(tiny, MPNNSampling().run(tiny.inputs, context())), METRICS)
     biased = TASK.score(tiny, TASK.predictions(tiny, InferenceBias(bias=3.0).run(tiny.inputs, context())), METRICS)
     assert biased["developability"] > plain["developability"]
+    assert biased["kl_full"] > 0.1 and biased["contact_energy"] > plain["contact_energy"]
 
 
 def test_malformed_designs_are_errors(tiny):  # noqa: ANN001
@@ -69,3 +74,17 @@ def test_one_dpo_round_on_developability_moves_it(tiny):  # noqa: ANN001
     aligned = SingleObjectiveDPO(rounds=2, samples=8, epochs=4, lr=1e-3).run(tiny.inputs, context())
     scores = TASK.score(tiny, TASK.predictions(tiny, aligned), METRICS)
     assert scores["developability"] > base["developability"]
+
+
+def test_the_kl_column_is_the_methods_kl_against_vanilla_at_the_design_temperature(tiny):  # noqa: ANN001
+    from methods.protein_design import mpnn
+    from methods.protein_design.kl import policy_kl
+    from methods.protein_design.policy import Policy, solubility_bias
+
+    designs = InferenceBias(bias=1.0, temperature=0.2).run(tiny.inputs, context())
+    backbone = tiny.inputs.test[0]
+    policy = Policy(mpnn.load("vanilla", "020"), 0.2, solubility_bias(1.0))
+    expected = policy_kl(policy, Policy(mpnn.load("vanilla", "020"), 0.2), backbone,
+                         designs.sequences[backbone.name], tiny.inputs.order_seed)
+    assert designs.policy_kl is not None
+    np.testing.assert_allclose(designs.policy_kl[backbone.name], expected, rtol=1e-12)
