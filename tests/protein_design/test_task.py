@@ -88,3 +88,14 @@ def test_the_kl_column_is_the_methods_kl_against_vanilla_at_the_design_temperatu
                          designs.sequences[backbone.name], tiny.inputs.order_seed)
     assert designs.policy_kl is not None
     np.testing.assert_allclose(designs.policy_kl[backbone.name], expected, rtol=1e-12)
+
+
+def test_the_reference_samples_cached_per_worker_equal_a_fresh_computation(tiny):  # noqa: ANN001
+    from methods.protein_design import task
+
+    task._REFERENCE_CACHE.clear()
+    fresh = TASK.tiny_instance(0).truth.reference
+    assert TASK.tiny_instance(0).truth.reference is fresh  # the second build reuses it
+    for name, scores in tiny.truth.reference.items():
+        for objective in ("designability", "solubility", "developability"):
+            np.testing.assert_array_equal(getattr(fresh[name], objective), getattr(scores, objective))
