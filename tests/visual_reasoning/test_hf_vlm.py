@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-transformers = pytest.importorskip(
-    "transformers", reason="the local VLM path needs transformers and tokenizers, which the visual-reasoning extra "
-                           "does not list: pip install 'transformers>=4.56,<5' tokenizers")
+transformers = pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
 torch = pytest.importorskip("torch", reason="needs torch: pip install -e '.[visual-reasoning]'")
 Image = pytest.importorskip("PIL.Image", reason="needs Pillow: pip install -e '.[visual-reasoning]'")
 
