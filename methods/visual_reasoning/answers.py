@@ -3,10 +3,10 @@
 Each extractor first narrows the text to its answer span (the last `<answer>...</answer>`, else what follows
 the last "answer is" / "answer:", else the last `\\boxed{...}`, else the whole text) and returns None when no
 answer of its kind is there, so an unparseable answer is counted as unanswered, never guessed.
-Move sequences
-skip directions a clause negates ("can't go left", "not up", "instead of right", "left is a hole") and refuse
-hedged ones ("maybe left or down"), and unmarked text gives moves only when they stand in one sentence: stray
-direction words in free reasoning are not read as a path (issue 56).
+
+Move sequences skip directions a clause negates ("can't go left", "not up", "instead of right", "left is a hole")
+and refuse hedged ones ("maybe left or down"), and unmarked text gives moves only when they stand in one sentence:
+stray direction words in free reasoning are not read as a path (issue 56).
 """
 from __future__ import annotations
 
