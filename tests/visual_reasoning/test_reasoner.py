@@ -95,6 +95,25 @@ def test_the_loss_is_on_the_tokens_after_the_prompt_and_the_network_is_causal():
     assert torch.allclose(before[:, :64 + 3], after[:, :64 + 3], atol=1e-6)
 
 
+def test_the_cached_decoder_gives_the_full_forward_pass_log_probabilities():
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from methods.visual_reasoning.reasoner_model import CachedDecoder, batch, network
+
+    sequences = [traces(p, "text")[0] for p in mazes("easy", 3)]
+    length = min(len(s.tokens) for s in sequences)
+    pictures, tokens, _ = batch(sequences)
+    torch.manual_seed(0)
+    model = network(16, 2, 2).eval()
+    with torch.no_grad():
+        full = torch.log_softmax(model.lm(inputs_embeds=model.embed(pictures, tokens)).logits.double(), dim=-1)
+    decoder = CachedDecoder(model)
+    stepped = [decoder.begin(pictures.numpy(), tokens[:, :2].numpy())]
+    stepped += [decoder.extend(tokens[:, t].numpy()) for t in range(2, length)]
+    for t, log_p in enumerate(stepped, start=1):
+        assert np.allclose(log_p, full[:, 64 + t].numpy(), atol=1e-5)
+
+
 class ScriptedDecoder:
     """A stand-in model that writes a fixed script and records everything it is fed."""
 
