@@ -21,7 +21,7 @@ def test_every_sft_policy_writes_valid_molecules_on_held_out_sources_at_least_80
     assert len(sft) == 24 and sft["measure.sft_validity"].min() >= SFT_VALIDITY_BAR, sft["measure.sft_validity"]
 
 
-@pytest.mark.parametrize("suite", ["molopt_tomg", "molopt_training"])
+@pytest.mark.parametrize("suite", ["molopt_tomg", "molopt_training", "molopt_multi"])
 def test_the_reported_suites_score_100_test_tasks_per_seed_over_6_seeds(suite):
     source = yaml.safe_load((SUITES / f"{suite}.yaml").read_text(encoding="utf-8"))
     assert all(d["args"]["count"] >= 100 for d in source["datasets"].values())
