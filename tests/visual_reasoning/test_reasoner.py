@@ -73,8 +73,8 @@ def test_each_variant_is_trained_on_the_true_path_and_its_thoughts():
 
 
 def test_the_loss_is_on_the_tokens_after_the_prompt_and_the_network_is_causal():
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch", reason="needs torch: pip install -e '.[visual-reasoning]'")
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
     from methods.visual_reasoning.reasoner_model import IGNORE, batch, network
 
     puzzle = mazes("easy", 1)[0]
@@ -96,8 +96,8 @@ def test_the_loss_is_on_the_tokens_after_the_prompt_and_the_network_is_causal():
 
 
 def test_the_cached_decoder_gives_the_full_forward_pass_log_probabilities():
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch", reason="needs torch: pip install -e '.[visual-reasoning]'")
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
     from methods.visual_reasoning.reasoner_model import CachedDecoder, batch, network
 
     sequences = [traces(p, "text")[0] for p in mazes("easy", 3)]
@@ -177,8 +177,8 @@ def context():
 def test_the_network_learns_the_interleaved_traces():
     """The learning check the prototype needed (lr 3e-3 stayed at chance): 60 steps on easy mazes lower the loss
     on held-out traces well below its start."""
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("transformers")
+    torch = pytest.importorskip("torch", reason="needs torch: pip install -e '.[visual-reasoning]'")
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
     from methods.visual_reasoning.reasoner_model import batch, loss_of, network, train
 
     torch.set_num_threads(1)
@@ -196,7 +196,7 @@ def test_the_network_learns_the_interleaved_traces():
 
 @pytest.mark.parametrize("name", ["reasoner_oneshot", "reasoner_text", "reasoner_visual", "reasoner_interleaved"])
 def test_each_registered_variant_writes_predictions_the_task_checks(name, context):
-    pytest.importorskip("transformers")
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
     from harness.method_params import declared_params
     from harness.registry import methods, tasks
 
@@ -215,7 +215,7 @@ def test_each_registered_variant_writes_predictions_the_task_checks(name, contex
 
 
 def test_the_reasoner_refuses_tasks_without_traces(context):
-    pytest.importorskip("transformers")
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
     from methods.visual_reasoning.baselines.reasoner import InterleavedReasoner
     from methods.visual_reasoning.data import PuzzleSource
     from methods.visual_reasoning.task import VisualPuzzles
