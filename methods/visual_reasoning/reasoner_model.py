@@ -1,6 +1,6 @@
 """The miniature reasoner's network: a transformers `LlamaForCausalLM` built from a config (no pretrained weights,
 nothing downloaded) and fed `inputs_embeds`: a picture's patches through one linear patch embedding plus a learned
-position per patch, then the token embeddings of `reasoner.VOCAB`. Trained from scratch with AdamW on
+position per patch, then the token embeddings of the task's `reasoner.vocabulary`. Trained from scratch with AdamW on
 cross-entropy over each sequence's tokens after its prompt (`reasoner.traces`); `CachedDecoder` answers through
 the key-value cache, so a rollout runs each picture through the network once.
 """
@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from methods.visual_reasoning.reasoner import PAD, PATCH_VALUES, PATCHES, VOCAB, Sequence
+from methods.visual_reasoning.reasoner import PAD, PATCH_VALUES, PATCHES, Sequence
 
 IGNORE = -100  # the label of a position without loss
 
 
-def network(width: int, layers: int, heads: int) -> Any:
-    """The reasoner: `width`-wide, `layers` deep, MLP twice the width."""
+def network(width: int, layers: int, heads: int, words: int) -> Any:
+    """The reasoner over a vocabulary of `words`: `width`-wide, `layers` deep, MLP twice the width."""
     import torch
     from torch import nn
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -24,7 +24,7 @@ def network(width: int, layers: int, heads: int) -> Any:
     class Reasoner(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            config = LlamaConfig(vocab_size=len(VOCAB), hidden_size=width, intermediate_size=2 * width,
+            config = LlamaConfig(vocab_size=words, hidden_size=width, intermediate_size=2 * width,
                                  num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=heads,
                                  max_position_embeddings=512, pad_token_id=PAD, bos_token_id=None,
                                  eos_token_id=None)

@@ -74,7 +74,7 @@ class VisualPuzzles(Task):
         return Instance(inputs=PuzzleInputs(data, seed, hidden), truth={p.id: p for p in test})
 
     def tiny_instance(self, seed: int) -> Instance:
-        """Eight easy mazes: the one task every method answers (the reasoner has maze traces only)."""
+        """Eight easy mazes."""
         return self.instance(PuzzleSource("maze", "easy", 8), {}, seed)
 
     def predictions(self, instance: Instance, output: Any) -> pd.DataFrame:

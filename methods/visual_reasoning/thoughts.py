@@ -3,8 +3,16 @@ is shown before its next step (`reasoner`).
 
 A thought is a pure function of the puzzle as a solver sees it (its image and the prompt's facts, never its hidden
 truth) and of the steps taken so far, so the same picture is drawn while training on a true trace and while
-rolling out the model's own steps. Only mazes have one so far: the map with the cells walked through amber and
-the agent's cell magenta (the goal cell keeps its colour when reached).
+rolling out the model's own steps. The steps are the edit words of `scripts`:
+
+- maze (moves): the map with the cells walked through amber and the agent's cell magenta (the goal cell keeps its
+  colour when reached);
+- jigsaw (`l` + a board location): the board after each step swapped the tile at that location into the next
+  position in reading order, so the placed tiles form the top rows of the picture and the rest stay shuffled;
+- chart (`b` + a bar letter): the refocus: the chart cut down to its y-axis (ticks and labels) and the chosen bar's
+  columns, the other bars gone;
+- search (`z` + a quadrant letter): the zoom: the last quadrant chosen, cropped at full resolution (twice what
+  the whole scene gets once resized for the reasoner).
 """
 from __future__ import annotations
 
@@ -12,12 +20,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from methods.visual_reasoning.generators.chart import bar_columns
+from methods.visual_reasoning.generators.jigsaw import assembled, tiles_of
 from methods.visual_reasoning.generators.maze import CELL, MOVES
+from methods.visual_reasoning.generators.search import CANVAS, LETTERS
 from methods.visual_reasoning.puzzle import Puzzle
 from methods.visual_reasoning.solvers.maze import read_map
 
 VISITED, AGENT = (250, 200, 80), (200, 0, 200)
-THOUGHT_TASKS = ("maze",)  # tasks with a visual thought
+MARGIN = 2  # pixel columns kept either side of a refocused bar
 
 
 def maze_cells(puzzle: Puzzle, moves: Sequence[str]) -> list[tuple[int, int]]:
@@ -53,8 +64,48 @@ def _fill(image: np.ndarray, cell: tuple[int, int], colour: tuple[int, int, int]
     image[rows, cols] = colour
 
 
+def jigsaw_board(steps: Sequence[str], tiles: int) -> list[int]:
+    """The shuffled tile numbers at each board location after `steps`: step k (`l` + a location) swaps the tile
+    there with the one at location k (a location before k unplaces a tile; the board stays a permutation); a
+    location off the board ends the steps."""
+    board = list(range(tiles))
+    for k, step in enumerate(steps[:tiles]):
+        location = int(step[1:])
+        if location >= tiles:
+            break
+        board[k], board[location] = board[location], board[k]
+    return board
+
+
+def jigsaw_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
+    """The board after `steps`, drawn from the shuffled picture's own tiles."""
+    grid = puzzle.query["grid"]
+    return assembled(tiles_of(puzzle.image, grid)[jigsaw_board(steps, grid * grid)], grid)
+
+
+def chart_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
+    """The chart before any step; after one, the y-axis strip beside the last chosen bar's columns."""
+    if not steps:
+        return puzzle.image
+    spine, columns = bar_columns(puzzle.query["bars"])
+    first, last = columns[ord(steps[-1][1:]) - ord("A")]
+    strip = puzzle.image[:, :spine + MARGIN]
+    return np.ascontiguousarray(np.concatenate([strip, puzzle.image[:, first - MARGIN:last + MARGIN]], axis=1))
+
+
+def search_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
+    """The scene before any step; after one, the last zoomed quadrant (A top-left, B top-right, C bottom-left,
+    D bottom-right, as the options)."""
+    if not steps:
+        return puzzle.image
+    quadrant, half = LETTERS.index(steps[-1][1:]), CANVAS // 2
+    row, col = half * (quadrant // 2), half * (quadrant % 2)
+    return np.ascontiguousarray(puzzle.image[row:row + half, col:col + half])
+
+
+THOUGHTS = {"maze": maze_thought, "jigsaw": jigsaw_thought, "chart": chart_thought, "search": search_thought}
+
+
 def thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
-    """The visual thought of `puzzle` after `steps` (moves for a maze)."""
-    if puzzle.kind != "maze":
-        raise ValueError(f"no visual thought for {puzzle.kind} puzzles yet (only {', '.join(THOUGHT_TASKS)})")
-    return maze_thought(puzzle, steps)
+    """The visual thought of `puzzle` after `steps` (its script's edit words)."""
+    return THOUGHTS[puzzle.kind](puzzle, steps)

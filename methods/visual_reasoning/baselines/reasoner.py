@@ -1,8 +1,8 @@
 """The miniature interleaved reasoner (issue 56), one method per variant of `reasoner.VARIANTS`: one-shot,
 text-only chain of thought, visual-only and interleaved, each a small transformer trained per run on the same
 generated training puzzles with the same size, optimiser and number of steps, answering by its own rollout
-(first answer greedy, the others sampled; score = the log-probability of every token it wrote). Mazes only: the
-other tasks have no traces yet."""
+(first answer greedy, the others sampled; score = the log-probability of every token it wrote), on any of the
+four tasks (`scripts`)."""
 from __future__ import annotations
 
 from typing import ClassVar
@@ -19,14 +19,12 @@ class Reasoner(Method[ReasonerParams]):
     variant: ClassVar[Variant]
 
     def run(self, inputs: PuzzleInputs, ctx: RunContext) -> Answers:
-        from methods.visual_reasoning.reasoner import rollout, traces
+        from methods.visual_reasoning.reasoner import rollout, traces, vocabulary
         from methods.visual_reasoning.reasoner_model import CachedDecoder, network, train
 
         p = self.params
-        if inputs.source.kind != "maze":
-            raise ValueError(f"the reasoner answers maze puzzles only (no {inputs.source.kind} traces yet)")
         sequences = [s for puzzle in inputs.training_puzzles(p.train_puzzles) for s in traces(puzzle, self.variant)]
-        model = network(p.width, p.layers, p.heads)
+        model = network(p.width, p.layers, p.heads, len(vocabulary(inputs.source.kind)))
         loss = train(model, sequences, p.steps, p.batch, p.lr, ctx.seed)
         ctx.record("train_sequences", len(sequences))
         ctx.record("train_loss", loss, higher_is_better=False)

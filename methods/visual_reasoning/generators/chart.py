@@ -49,6 +49,20 @@ def render(values: np.ndarray, colours: list[str], grid_lines: bool) -> np.ndarr
     return np.asarray(canvas.buffer_rgba())[..., :3].copy()
 
 
+@cache
+def bar_columns(bars: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """(the left spine's pixel column, each bar's [first, last) pixel columns) in a chart of `bars` bars: the
+    layout's geometry, the same whatever the values, so a refocus can cut a bar out without reading it."""
+    _, container = _layout(bars, False)
+    to_pixels = container[0].axes.transData
+    spine = int(container[0].axes.transAxes.transform((0, 0))[0])
+    columns = []
+    for bar in container:
+        left, right = to_pixels.transform([(bar.get_x(), 0), (bar.get_x() + bar.get_width(), 0)])[:, 0]
+        columns.append((int(np.floor(left)), int(np.ceil(right))))
+    return spine, tuple(columns)
+
+
 def generate(rng: np.random.Generator, difficulty: Difficulty, puzzle_id: str) -> Puzzle:
     bars = BARS[difficulty]
     values = STEP * rng.integers(1, TOP // STEP, bars)
