@@ -12,7 +12,7 @@ import numpy as np
 
 from harness.model_cache import TRAINING_THREADS
 from methods.shape_control.furniture import KINDS
-from methods.shape_control.torch_cache import Trained, load_weights, prepared
+from methods.common.torch_cache import Trained, load_weights, prepared
 from methods.shape_control.training_set import training_shapes
 
 
@@ -75,7 +75,7 @@ def train(config: ClassifierConfig, seed: int) -> Trained:
 
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: ClassifierConfig = ClassifierConfig(),
             num_threads: int = TRAINING_THREADS) -> Path:
-    return prepared("classifier", config, seed, num_threads, cache_dir, train)
+    return prepared("shape-classifier", config, seed, num_threads, cache_dir, train)
 
 
 def load(root: Path, config: ClassifierConfig) -> Any:

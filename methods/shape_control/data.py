@@ -21,7 +21,7 @@ from methods.shape_control import classifier, flow
 from methods.shape_control.byo import RecordedShape, read_controls
 from methods.shape_control.furniture import REFERENCE_STREAM, TEST_STREAM, generate
 from methods.shape_control.superquadric import Superquadric, occupancy
-from methods.shape_control.torch_cache import training_record
+from methods.common.torch_cache import training_record
 from methods.shape_control.training_set import training_shapes
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from harness.model_cache import TRAINING_THREADS
-from methods.shape_control.torch_cache import Trained, load_weights, prepared
+from methods.common.torch_cache import Trained, load_weights, prepared
 from methods.shape_control.training_set import training_shapes
 
 
@@ -137,7 +137,7 @@ def train(config: FlowConfig, seed: int) -> Trained:
 def prepare(cache_dir: str | Path | None = None, seed: int = 0, config: FlowConfig = FlowConfig(),
             num_threads: int = TRAINING_THREADS) -> Path:
     """The folder of the flow model trained with `config` and `seed` (trained there first if absent)."""
-    return prepared("flow", config, seed, num_threads, cache_dir, train)
+    return prepared("shape-flow", config, seed, num_threads, cache_dir, train)
 
 
 def load(root: Path, config: FlowConfig) -> Any:

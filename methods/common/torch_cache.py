@@ -1,5 +1,6 @@
-"""Tiny torch models (the flow generator, the shape classifier) trained on first use and cached outside git
-through harness.model_cache: a folder named by the recipe's hash holding `weights.pt` and `training.json`."""
+"""Tiny torch models (shape_control's flow generator and shape classifier, visual_reasoning's reasoner) trained on
+first use and cached outside git through harness.model_cache: a folder named by the recipe's hash holding
+`weights.pt` and `training.json`."""
 from __future__ import annotations
 
 import json
@@ -14,9 +15,9 @@ Trained = tuple[Any, Mapping[str, Any]]  # (the torch module, its training recor
 
 def prepared(name: str, config: Any, seed: int, num_threads: int, cache_dir: str | Path | None,
              train: Callable[[Any, int], Trained]) -> Path:
-    """The folder of model `name` trained by `train(config, seed)` on `num_threads` torch threads, trained and
-    published there first if absent (one worker trains, the others wait on the lock and find it)."""
-    root = recipe_folder(f"shape-{name}", config, seed, num_threads, cache_dir)
+    """The folder of model `name` (e.g. shape-flow) trained by `train(config, seed)` on `num_threads` torch threads,
+    trained and published there first if absent (one worker trains, the others wait on the lock and find it)."""
+    root = recipe_folder(name, config, seed, num_threads, cache_dir)
     return cached_folder(root, num_threads, lambda: train(config, seed), _write)
 
 
