@@ -29,8 +29,8 @@ for suite in defer_topk_ci defer_topk defer_topk_ablation driving_fcp driving_co
     masa_ci masa_init masa_ablation micro_ci micro_tune micro_main micro_analysis molopt_ci molopt_tomg \
     molopt_training molopt_multi motion_tokenizer_ci motion_tokenizer motion_video_metrics omnimouse_ci \
     omnimouse_tasks omnimouse_scaling plg_motifs plg_curves plg_prism plg_lws_coil_del plg_prism_ablation pcg_ci \
-    pcg_scaling pcg_generators pcg_curriculum protein_ci protein_hp_lattice protein_mompnn rl_sem_ci \
-    rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci spacecontrol_tradeoff \
+    pcg_scaling pcg_generators pcg_curriculum protein_ci protein_hp_lattice protein_mompnn protein_mompnn_v2 \
+    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci spacecontrol_tradeoff \
     sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed sparse_attention_fidelity_tiny \
     sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles thinkmorph_reasoner_ci zo_memory zo_ablation \
     zo_accuracy_tiny; do
@@ -71,8 +71,9 @@ python -m methods.molecule_opt.tables reports/molopt_tomg/table.csv reports/molo
 python -m methods.neural_encoding.scaling reports/omnimouse_scaling/runs.csv reports/omnimouse_scaling/scaling.md
 # prng_learning: T-PCG-1 and the √m verdict (per-seed slopes of log2 pos_90 against log2 m, seed-bootstrap interval).
 python -m methods.prng_learning.scaling reports/pcg_scaling/runs.csv reports/pcg_scaling/scaling.md 32
-# protein_design: MoMPNN's T-PA-1 and T-PA-2 (pareto_rounds.png) and the HP toy's T-PA-3 layouts, from the reports just written.
+# protein_design: MoMPNN's T-PA-1 and T-PA-2 (pareto_rounds.png, both passes) and the HP toy's T-PA-3 layouts, from the reports just written.
 python -m methods.protein_design.tables reports/protein_mompnn reports/protein_mompnn/tables.md
+python -m methods.protein_design.tables reports/protein_mompnn_v2 reports/protein_mompnn_v2/tables.md
 python -m methods.protein_design.tables reports/protein_hp_lattice reports/protein_hp_lattice/tables.md
 # rl_representations: SEM's runtime cost as per-seed ratios to the vanilla agent with 95 % intervals, from the runs just reported.
 python -m methods.rl_representations.overhead reports/rl_sem_classic/runs.csv reports/rl_sem_classic/overhead.md --baseline ppo
