@@ -2,6 +2,8 @@
 `harness plan` check a suite without importing a method."""
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, model_validator
 
 from harness import MethodParams
@@ -32,8 +34,12 @@ class ReasonerParams(SamplingParams):
     transformers Llama over picture patches and a closed vocabulary, trained per run on CPU from scratch on the
     traces of generated training puzzles; every variant gets the same puzzles, size, optimiser and steps."""
 
+    version = "2"  # 2: traces for all four tasks (the jigsaw cursor, the search zoom's border), train_on
     tiny = {"samples": 2, "train_puzzles": 8, "steps": 2, "width": 16, "layers": 1, "heads": 2}
-    train_puzzles: int = Field(300, ge=1, description="generated training puzzles (a separate stream)")
+    train_puzzles: int = Field(300, ge=1, description="generated training puzzles per level (a separate stream)")
+    train_on: Literal["level", "task"] = Field(
+        "level", description="train on the run's level, or on every level of its task (one model per task, variant "
+                             "and seed, cached and shared by the runs of its levels, as ThinkMorph trains one model)")
     steps: int = Field(800, ge=1, description="AdamW steps")
     batch: int = Field(32, ge=1, description="sequences per step")
     lr: float = Field(1e-3, gt=0, description="AdamW's learning rate (3e-3 left the prototype at chance)")

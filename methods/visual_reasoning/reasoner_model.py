@@ -2,15 +2,19 @@
 nothing downloaded) and fed `inputs_embeds`: a picture's patches through one linear patch embedding plus a learned
 position per patch, then the token embeddings of the task's `reasoner.vocabulary`. Trained from scratch with AdamW on
 cross-entropy over each sequence's tokens after its prompt (`reasoner.traces`); `CachedDecoder` answers through
-the key-value cache, so a rollout runs each picture through the network once.
+the key-value cache, so a rollout runs each picture through the network once. A model trained on every level of a
+task (`Recipe.levels`) is cached outside git (`shared_model`), so the runs of its levels train it once.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from methods.visual_reasoning.reasoner import PAD, PATCH_VALUES, PATCHES, Sequence
+from methods.visual_reasoning.data import PuzzleSource, puzzles
+from methods.visual_reasoning.puzzle import TRAIN_STREAM, Difficulty, TaskKind
+from methods.visual_reasoning.reasoner import PAD, PATCH_VALUES, PATCHES, Sequence, Variant, traces, vocabulary
 
 IGNORE = -100  # the label of a position without loss
 
@@ -83,6 +87,49 @@ def train(model: Any, sequences: list[Sequence], steps: int, batch_size: int, lr
                 break
     model.eval()
     return loss
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a trained reasoner depends on besides its seed: the traces' version (`ReasonerParams.version`), the
+    task, the levels its training puzzles come from (`train_puzzles` of each), the variant and the training and
+    network settings."""
+
+    version: str
+    kind: TaskKind
+    levels: tuple[Difficulty, ...]
+    variant: Variant
+    train_puzzles: int
+    steps: int
+    batch: int
+    lr: float
+    width: int
+    layers: int
+    heads: int
+
+
+def trained(recipe: Recipe, seed: int) -> tuple[Any, dict[str, float]]:
+    """(the network, initialised from `seed` and trained on the recipe's traces; its training record: the last
+    batch's loss, the number of sequences)."""
+    import torch
+
+    sequences = [s for level in recipe.levels
+                 for puzzle in puzzles(PuzzleSource(recipe.kind, level, recipe.train_puzzles), seed, TRAIN_STREAM)
+                 for s in traces(puzzle, recipe.variant)]
+    torch.manual_seed(seed)
+    model = network(recipe.width, recipe.layers, recipe.heads, len(vocabulary(recipe.kind)))
+    loss = train(model, sequences, recipe.steps, recipe.batch, recipe.lr, seed)
+    return model, {"train_loss": loss, "train_sequences": float(len(sequences))}
+
+
+def shared_model(recipe: Recipe, seed: int) -> tuple[Any, dict[str, float]]:
+    """`trained(recipe, seed)` from the model cache, trained (on one torch thread) and published there first if
+    absent; one worker trains it, the runs of the other levels wait for it and load it."""
+    from methods.common.torch_cache import load_weights, prepared, training_record
+
+    root = prepared(f"reasoner-{recipe.kind}-{recipe.variant}", recipe, seed, 1, None, trained)
+    model = network(recipe.width, recipe.layers, recipe.heads, len(vocabulary(recipe.kind)))
+    return load_weights(root, model), training_record(root)
 
 
 class CachedDecoder:

@@ -8,11 +8,14 @@ rolling out the model's own steps. The steps are the edit words of `scripts`:
 - maze (moves): the map with the cells walked through amber and the agent's cell magenta (the goal cell keeps its
   colour when reached);
 - jigsaw (`l` + a board location): the board after each step swapped the tile at that location into the next
-  position in reading order, so the placed tiles form the top rows of the picture and the rest stay shuffled;
+  position in reading order, so the placed tiles form the top rows of the picture and the rest stay shuffled; a
+  magenta cursor (a small square at the centre of the next position's tile, away from the edges a match reads)
+  shows where the next tile goes, so the picture alone tells how far the assembly is;
 - chart (`b` + a bar letter): the refocus: the chart cut down to its y-axis (ticks and labels) and the chosen bar's
   columns, the other bars gone;
 - search (`z` + a quadrant letter): the zoom: the last quadrant chosen, cropped at full resolution (twice what
-  the whole scene gets once resized for the reasoner).
+  the whole scene gets once resized for the reasoner), its sides on the scene's border drawn dark, so the picture
+  alone tells which quadrant it shows (objects never touch the border).
 """
 from __future__ import annotations
 
@@ -29,6 +32,8 @@ from methods.visual_reasoning.solvers.maze import read_map
 
 VISITED, AGENT = (250, 200, 80), (200, 0, 200)
 MARGIN = 2  # pixel columns kept either side of a refocused bar
+CURSOR = 4  # side of the jigsaw cursor in pixels
+BORDER = (60, 60, 60)  # a zoomed quadrant's sides on the scene's border
 
 
 def maze_cells(puzzle: Puzzle, moves: Sequence[str]) -> list[tuple[int, int]]:
@@ -78,9 +83,14 @@ def jigsaw_board(steps: Sequence[str], tiles: int) -> list[int]:
 
 
 def jigsaw_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
-    """The board after `steps`, drawn from the shuffled picture's own tiles."""
+    """The board after `steps`, drawn from the shuffled picture's own tiles, the cursor on the next position."""
     grid = puzzle.query["grid"]
-    return assembled(tiles_of(puzzle.image, grid)[jigsaw_board(steps, grid * grid)], grid)
+    image = assembled(tiles_of(puzzle.image, grid)[jigsaw_board(steps, grid * grid)], grid)
+    if len(steps) < grid * grid:
+        tile = image.shape[0] // grid
+        row, col = (tile * v + (tile - CURSOR) // 2 for v in divmod(len(steps), grid))
+        image[row:row + CURSOR, col:col + CURSOR] = AGENT
+    return image
 
 
 def chart_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
@@ -99,8 +109,11 @@ def search_thought(puzzle: Puzzle, steps: Sequence[str]) -> np.ndarray:
     if not steps:
         return puzzle.image
     quadrant, half = LETTERS.index(steps[-1][1:]), CANVAS // 2
-    row, col = half * (quadrant // 2), half * (quadrant % 2)
-    return np.ascontiguousarray(puzzle.image[row:row + half, col:col + half])
+    lower, right = divmod(quadrant, 2)
+    view = puzzle.image[half * lower:half * (lower + 1), half * right:half * (right + 1)].copy()
+    view[-1 if lower else 0, :] = BORDER
+    view[:, -1 if right else 0] = BORDER
+    return view
 
 
 THOUGHTS = {"maze": maze_thought, "jigsaw": jigsaw_thought, "chart": chart_thought, "search": search_thought}

@@ -16,7 +16,7 @@ from methods.visual_reasoning.grading import grade
 from methods.visual_reasoning.puzzle import TRAIN_STREAM, Puzzle
 from methods.visual_reasoning.reasoner import STEPWISE, VARIANTS, patches, rollout, token_ids, traces, vocabulary
 from methods.visual_reasoning.scripts import SCRIPTS
-from methods.visual_reasoning.thoughts import MARGIN, thought
+from methods.visual_reasoning.thoughts import AGENT, BORDER, CURSOR, MARGIN, jigsaw_board, thought
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -30,15 +30,22 @@ def hidden(puzzle: Puzzle) -> Puzzle:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_jigsaw_thought_places_the_true_tiles_in_reading_order_and_ends_on_the_picture(level):
+def test_a_jigsaw_thought_places_the_true_tiles_in_reading_order_and_marks_the_next_position(level):
     for puzzle in puzzles("jigsaw", level):
         grid, steps = puzzle.query["grid"], SCRIPTS["jigsaw"].steps(puzzle)
-        truth = tiles_of(assembled(tiles_of(puzzle.image, grid)[puzzle.truth["placement"]], grid), grid)
+        tiles, tile = tiles_of(puzzle.image, grid), puzzle.image.shape[0] // grid
+        truth = tiles[puzzle.truth["placement"]]
         for k in range(len(steps) + 1):
-            board = tiles_of(thought(hidden(puzzle), steps[:k]), grid)
-            assert (board[:k] == truth[:k]).all()
-            assert sorted(map(bytes, board)) == sorted(map(bytes, tiles_of(puzzle.image, grid)))  # a permutation
-        assert (thought(puzzle, steps) == assembled(truth, grid)).all()
+            board = jigsaw_board(steps[:k], grid * grid)
+            assert sorted(board) == list(range(grid * grid)) and (tiles[board][:k] == truth[:k]).all()
+            image = thought(hidden(puzzle), steps[:k])
+            marked = (image == AGENT).all(axis=2)
+            if k < len(steps):  # the cursor: a CURSOR-sided square inside position k's tile, nowhere else
+                rows, cols = np.nonzero(marked)
+                assert marked.sum() == CURSOR ** 2
+                assert {(r // tile) * grid + c // tile for r, c in zip(rows, cols, strict=True)} == {k}
+            assert (image[~marked] == assembled(tiles[board], grid)[~marked]).all()
+        assert (thought(puzzle, steps) == assembled(truth, grid)).all()  # complete: the picture, no cursor
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -59,12 +66,19 @@ def test_a_chart_refocus_keeps_the_axis_and_the_chosen_bar_only(level):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_search_zoom_shows_the_target_only_in_its_own_quadrant(level):
+def test_a_search_zoom_shows_its_quadrant_framed_on_the_scene_s_border_and_the_target_only_in_its_own(level):
+    half = CANVAS // 2
     for puzzle in puzzles("search", level):
         colour = np.array(COLOURS[puzzle.query["colour"]])
-        for letter in "ABCD":
+        for quadrant, letter in enumerate("ABCD"):
             view = thought(hidden(puzzle), [f"z{letter}"])
-            assert view.shape == (CANVAS // 2, CANVAS // 2, 3)
+            lower, right = divmod(quadrant, 2)
+            crop = puzzle.image[half * lower:half * (lower + 1), half * right:half * (right + 1)]
+            outer_row, outer_col = (-1 if lower else 0), (-1 if right else 0)
+            assert (view[outer_row] == BORDER).all() and (view[:, outer_col] == BORDER).all()
+            inner = np.ones(view.shape[:2], dtype=bool)
+            inner[outer_row, :] = inner[:, outer_col] = False
+            assert (view[inner] == crop[inner]).all()  # the rest is the quadrant at full resolution
             if letter == puzzle.answer:  # a box of the target's colour and shape lies wholly in its quadrant
                 shown = (view == colour).all(axis=2)
                 assert shown.sum() >= shape_mask(puzzle.query["shape"], 10, 10).sum()
@@ -172,3 +186,26 @@ def test_each_variant_answers_every_task_through_the_task_s_checks(kind):
         assert len(predictions) == 2 * len(instance.truth)
         assert predictions["answer"].str.startswith("Answer: ").all()
         assert context.measurements["train_sequences"].value > 0
+
+
+def test_a_model_trained_on_every_level_is_trained_once_and_shared_by_the_levels(tmp_path, monkeypatch):
+    pytest.importorskip("transformers", reason="needs transformers: pip install -e '.[visual-reasoning]'")
+    from harness import RunContext
+    from harness.method_params import declared_params
+    from methods.visual_reasoning.baselines.reasoner import VisualReasoner
+    from methods.visual_reasoning.data import PuzzleSource
+    from methods.visual_reasoning.task import VisualPuzzles
+
+    monkeypatch.setenv("HARNESS_MODEL_CACHE", str(tmp_path))
+    tiny = declared_params("visual_reasoning.reasoner_visual").tiny | {"train_on": "task"}
+    recorded = []
+    for level in LEVELS:
+        instance = VisualPuzzles().instance(PuzzleSource("search", level, 2), {}, 0)
+        context = RunContext(seed=0, device="cpu", threads=1)
+        VisualReasoner(**tiny).run(instance.inputs, context)
+        recorded.append(context.measurements["train_sequences"].value)
+    (folder,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert folder.name.startswith("reasoner-search-visual-")
+    per_level = [sum(len(traces(p, "visual")) for p in puzzles("search", level, tiny["train_puzzles"]))
+                 for level in LEVELS]
+    assert recorded == [sum(per_level)] * 3  # every level's runs read the one model trained on all three
