@@ -32,8 +32,8 @@ for suite in defer_topk_ci defer_topk defer_topk_ablation driving_fcp driving_co
     pcg_scaling pcg_generators pcg_curriculum protein_ci protein_hp_lattice protein_mompnn protein_mompnn_v2 \
     rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci spacecontrol_tradeoff \
     sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed sparse_attention_fidelity_tiny \
-    sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles thinkmorph_reasoner_ci zo_memory zo_ablation \
-    zo_accuracy_tiny; do
+    sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles thinkmorph_reasoner_ci thinkmorph_reasoner_full \
+    zo_memory zo_ablation zo_accuracy_tiny; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" \
                    --format "$formats" ;;
