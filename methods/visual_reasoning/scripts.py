@@ -17,6 +17,7 @@ into the quadrants in option order until the target's. The text thoughts of a tr
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -32,7 +33,7 @@ MAX_TILES = max(GRID.values()) ** 2
 MAX_BARS = 10
 
 
-class Script:
+class Script(ABC):
     """One task's steps; the defaults are those of a task whose answer is a final word after its edits."""
 
     words: ClassVar[tuple[str, ...]]  # the task's words, after the shared special tokens
@@ -44,17 +45,17 @@ class Script:
         """The prompt's facts as words, after `<bos>` in every variant."""
         return []
 
+    @abstractmethod
     def steps(self, puzzle: Puzzle) -> list[str]:
         """The true edits of a labelled puzzle."""
-        raise NotImplementedError
 
+    @abstractmethod
     def final(self, puzzle: Puzzle) -> str | None:
         """The true final word (None where the walk ends at its limit)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def said(self, puzzle: Puzzle, edits: Sequence[str]) -> list[str]:
         """The true text thought on the state after `edits` (`speaks(len(edits))` words)."""
-        raise NotImplementedError
 
     def speaks(self, done: int) -> int:
         """How many words the interleaved model writes on the state after `done` edits, before its next word."""
@@ -74,9 +75,9 @@ class Script:
         """Whether the last of `edits` is possible (a walk stops after an impossible one)."""
         return True
 
+    @abstractmethod
     def limit(self, puzzle: Puzzle) -> int:
         """The most edits a walk makes."""
-        raise NotImplementedError
 
     def answer(self, puzzle: Puzzle, edits: Sequence[str], final: str | None) -> str:
         """The answer text after 'Answer: ' of a walk that made `edits` and ended on `final`."""
