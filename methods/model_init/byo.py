@@ -5,8 +5,9 @@
 
 `text` (at least two whitespace-separated words; the last is the word a test line is scored on), an
 optional `split` (train, dev or test; without one, every tenth line is dev and the next tenth test) and an
-optional `task` (the line's task type, whose majority answer is its accuracy floor; default "text"). The source
-model is pre-trained on its train lines, the students on the same. Blank lines are skipped; every mistake is a
+optional `task` (the line's task type, whose majority answer is its accuracy floor, and a training line's group
+in a balanced stream; default "text"). The source model is pre-trained on its train lines, the students on the
+same. Blank lines are skipped; every mistake is a
 `DataError` naming the file, the line and the field.
 """
 from __future__ import annotations
@@ -52,4 +53,4 @@ def read_corpus(path: Path) -> TextCorpus:
     if empty:
         raise DataError(f"holds no {empty[0]} lines", file=path, field="split",
                         hint="Mark some lines with \"split\": \"" + empty[0] + "\" (or give at least ten lines).")
-    return TextCorpus.of(lines["train"], lines["dev"], lines["test"], ids, tasks["dev"], tasks["test"])
+    return TextCorpus.of(lines["train"], lines["dev"], lines["test"], ids, tasks["dev"], tasks["test"], tasks["train"])

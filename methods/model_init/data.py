@@ -2,11 +2,12 @@
 `byo.py`). Both name the source's recipe (its `seed` may be "run": one source per run seed, or per run seed
 modulo `sources`), the student's
 shape, the dev-loss threshold the steps-to-threshold metric counts to, the dev lines the learning curve is
-measured on and the task types accuracy is scored on (`tasks`; default all)."""
+measured on, the task types accuracy is scored on (`tasks`; default all) and whether training batches (the
+source's and the students') draw each line's group uniformly first (`balanced`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,8 +87,11 @@ def _scored(corpus: TextCorpus, tasks: list[str] | None) -> TextCorpus:
 
 
 def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Mapping[str, Any] | None,
-               threshold: float, eval_lines: int, tasks: list[str] | None) -> InitSource:
-    corpus = _scored(corpus, tasks)
+               threshold: float, eval_lines: int, tasks: list[str] | None, balanced: bool) -> InitSource:
+    if not isinstance(balanced, bool):
+        raise DataError(f"balanced must be true or false, got {balanced!r}", field="args.balanced",
+                        hint="true draws each training line's group (domain, task type) uniformly first.")
+    corpus = replace(_scored(corpus, tasks), balanced=balanced)
     recipe = _source(source)
     if not threshold > 0:
         raise DataError(f"threshold must be a positive dev loss, got {threshold}", field="args.threshold")
@@ -98,16 +102,18 @@ def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Ma
 
 def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None,
               student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64,
-              tasks: list[str] | None = None) -> InitSource:
+              tasks: list[str] | None = None, balanced: bool = False) -> InitSource:
     """modular_lm's corpus (`corpus`: its CorpusConfig), the source's recipe (`source`: {config, seed,
     num_threads, cache_dir} or {path}), the student's shape ({hidden, layers, heads, ffn}), the dev-loss
-    `threshold`, the `eval_lines` dev lines of the learning curve and the scored `tasks` (domains such as
-    "language", or "domain/template")."""
+    `threshold`, the `eval_lines` dev lines of the learning curve, the scored `tasks` (domains such as
+    "language", or "domain/template") and `balanced` batches (each row's domain uniform)."""
     text = generated_corpus(_config(CorpusConfig, corpus, "corpus"))
-    return _source_of(text, source, student, threshold, eval_lines, tasks)
+    return _source_of(text, source, student, threshold, eval_lines, tasks, balanced)
 
 
 def byo(path: str | Path, source: Mapping[str, Any] | None = None, student: Mapping[str, Any] | None = None,
-        threshold: float = 1.0, eval_lines: int = 64, tasks: list[str] | None = None) -> InitSource:
-    """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines."""
-    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines, tasks)
+        threshold: float = 1.0, eval_lines: int = 64, tasks: list[str] | None = None,
+        balanced: bool = False) -> InitSource:
+    """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines (`balanced`: each row's
+    task type uniform)."""
+    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines, tasks, balanced)

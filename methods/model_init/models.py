@@ -14,7 +14,7 @@ from typing import Any
 
 from harness.file_names import file_safe
 from harness.model_cache import TRAINING_THREADS, cache_root, cached_folder, recipe_digest
-from methods.model_init.text import LineStream, TextCorpus
+from methods.model_init.text import TextCorpus
 from methods.common.tiny_llama import write as write_base
 from methods.common.vocab import BOS, EOS, PAD, WordTokenizer
 
@@ -80,9 +80,10 @@ def _pretrained(corpus: TextCorpus, config: SourceConfig, seed: int) -> tuple[An
     torch.manual_seed(seed)
     tokenizer = corpus.tokenizer
     model = build_model(config.shape, len(tokenizer))
-    losses = train_steps(model, LineStream(corpus.train, tokenizer, seed), config.steps, config.batch_size,
+    losses = train_steps(model, corpus.stream(seed), config.steps, config.batch_size,
                          config.learning_rate, step_loss=answer_weighted_loss(config.answer_weight))
-    record = {"config": asdict(config), "seed": seed, "train_wall_s": round(time.perf_counter() - wall, 1),
+    record = {"config": asdict(config), "balanced": corpus.balanced, "seed": seed,
+              "train_wall_s": round(time.perf_counter() - wall, 1),
               "train_cpu_s": round(time.process_time() - cpu, 1), "final_loss": losses[-1],
               "parameters": parameters(model)}
     return model.eval(), tokenizer, record
@@ -93,6 +94,7 @@ def prepare(corpus: TextCorpus, cache_dir: str | Path | None = None, seed: int =
     """The folder of the source pre-trained on `corpus` with `config` and `seed`, trained there first if absent."""
     from harness.fingerprint import digest
 
-    recipe = recipe_digest(config, seed, num_threads) + digest({"train": corpus.train})[:12]
+    lines = {"train": corpus.train, **({"groups": corpus.train_groups} if corpus.balanced else {})}
+    recipe = recipe_digest(config, seed, num_threads) + digest(lines)[:12]
     root = cache_root(cache_dir) / file_safe(f"masa-source-{recipe}")
     return cached_folder(root, num_threads, lambda: _pretrained(corpus, config, seed), write_base)

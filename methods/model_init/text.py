@@ -8,7 +8,9 @@ task type (`domain/template` for the generated corpus): accuracy is scored on th
 beside its majority-class floor (`measures.majority_floor`).
 
 The splits are disjoint: no test or dev line is a training line (the source and every student train on the
-train lines only; `tests/model_init/test_split.py`)."""
+train lines only; `tests/model_init/test_split.py`). Training batches draw lines uniformly, or (`balanced`) a
+group first (the generated corpus's domain, a user's task type), then a line of it: modular_lm's domain-balanced
+stream, without which the world domain's few questions are a twentieth of the batches."""
 from __future__ import annotations
 
 import random
@@ -36,14 +38,22 @@ class TextCorpus:
     words: tuple[str, ...] = ()
     dev_tasks: tuple[str, ...] = ()
     test_tasks: tuple[str, ...] = ()
+    train_groups: tuple[str, ...] = ()
+    balanced: bool = False
 
     @classmethod
     def of(cls, train: Sequence[str], dev: Sequence[str], test: Sequence[str], test_ids: Sequence[str],
-           dev_tasks: Sequence[str] | None = None, test_tasks: Sequence[str] | None = None) -> "TextCorpus":
+           dev_tasks: Sequence[str] | None = None, test_tasks: Sequence[str] | None = None,
+           train_groups: Sequence[str] | None = None) -> "TextCorpus":
         words = sorted({w for line in (*train, *dev, *test) for w in line.split()})
         return cls(tuple(train), tuple(dev), tuple(test), tuple(test_ids), tuple(words),
                    tuple(dev_tasks if dev_tasks is not None else ["text"] * len(dev)),
-                   tuple(test_tasks if test_tasks is not None else ["text"] * len(test)))
+                   tuple(test_tasks if test_tasks is not None else ["text"] * len(test)),
+                   tuple(train_groups if train_groups is not None else ["text"] * len(train)))
+
+    def stream(self, seed: int) -> "LineStream":
+        """Seeded training batches: uniform over the lines, or over the groups first when `balanced`."""
+        return LineStream(self.train, self.tokenizer, seed, self.train_groups if self.balanced else None)
 
     def restricted(self, tasks: Sequence[str]) -> "TextCorpus":
         """Only the test lines of the named task types (a name matches itself and its `name/...` templates); the
@@ -83,7 +93,8 @@ def generated_corpus(config: CorpusConfig) -> TextCorpus:
     return TextCorpus.of([e.text for e in corpus.train] + list(corpus.statements), [e.text for e in corpus.dev],
                          [e.text for e in corpus.test], [e.id for e in corpus.test],
                          [f"{e.domain}/{e.template}" for e in corpus.dev],
-                         [f"{e.domain}/{e.template}" for e in corpus.test])
+                         [f"{e.domain}/{e.template}" for e in corpus.test],
+                         [e.domain for e in corpus.train] + ["world"] * len(corpus.statements))
 
 
 def encode_batch(tokenizer: WordTokenizer, lines: Sequence[str]) -> torch.Tensor:
@@ -98,12 +109,23 @@ def encode_batch(tokenizer: WordTokenizer, lines: Sequence[str]) -> torch.Tensor
 
 
 class LineStream:
-    """Seeded batches of training lines (drawn with replacement)."""
+    """Seeded batches of training lines (drawn with replacement): uniformly, or, given each line's group, a group
+    uniformly and then one of its lines."""
 
-    def __init__(self, lines: Sequence[str], tokenizer: WordTokenizer, seed: int):
+    def __init__(self, lines: Sequence[str], tokenizer: WordTokenizer, seed: int,
+                 groups: Sequence[str] | None = None):
         self.lines = list(lines)
         self.tokenizer = tokenizer
         self.rng = random.Random(f"lines-{seed}")
+        self.pools: list[list[str]] = []
+        if groups is not None:
+            by_group: dict[str, list[str]] = {}
+            for line, group in zip(self.lines, groups, strict=True):
+                by_group.setdefault(group, []).append(line)
+            self.pools = [by_group[group] for group in sorted(by_group)]
+
+    def _line(self) -> str:
+        return self.rng.choice(self.rng.choice(self.pools)) if self.pools else self.rng.choice(self.lines)
 
     def batch(self, size: int) -> torch.Tensor:
-        return encode_batch(self.tokenizer, [self.rng.choice(self.lines) for _ in range(size)])
+        return encode_batch(self.tokenizer, [self._line() for _ in range(size)])

@@ -1,9 +1,12 @@
 """The held-out split: no test or dev question is a training line (the source and every student train on the
-train lines only), restricting the scored task types keeps the dev lines, and a source seed "run" gives each run
-seed its own source."""
+train lines only), restricting the scored task types keeps the dev lines, a source seed "run" gives each run
+seed its own source, and a balanced stream draws every group equally often."""
 from __future__ import annotations
 
 import pytest
+
+from collections import Counter
+from dataclasses import replace
 
 from harness import DataError
 from methods.common.corpus import CorpusConfig
@@ -51,8 +54,28 @@ def test_a_run_seed_picks_its_own_source_when_asked():
                                          ({"tasks": "language"}, "args.tasks"),
                                          ({"source": {"seed": "each"}}, "args.source.seed"),
                                          ({"source": {"seed": 0, "sources": 3}}, "args.source.sources"),
-                                         ({"source": {"seed": "run", "sources": 0}}, "args.source.sources")])
+                                         ({"source": {"seed": "run", "sources": 0}}, "args.source.sources"),
+                                         ({"balanced": "yes"}, "args.balanced")])
 def test_bad_tasks_and_source_seeds_are_data_errors(args, field):
     with pytest.raises(DataError) as error:
         generated(corpus=SMALL, **args)
     assert error.value.field == field
+
+
+def test_a_balanced_stream_draws_each_domain_equally_often_and_a_plain_one_by_its_lines():
+    corpus = generated(balanced=True).corpus
+    domain_of = dict(zip(corpus.train, corpus.train_groups, strict=True))
+    assert Counter(corpus.train_groups)["world"] < len(corpus.train) / 4  # the world domain's lines are fewer
+
+    def shares(stream) -> dict[str, float]:
+        ids = stream.batch(4000)
+        lines = [" ".join(corpus.tokenizer.words[int(i)] for i in row[1:] if int(i) != 0) for row in ids]
+        counts = Counter(domain_of[line] for line in lines)
+        return {domain: count / len(lines) for domain, count in counts.items()}
+
+    balanced = shares(corpus.stream(0))
+    assert set(balanced) == {"logic", "social", "world", "language"}
+    assert all(abs(share - 0.25) < 0.03 for share in balanced.values())
+    plain = shares(replace(corpus, balanced=False).stream(0))
+    assert abs(plain["world"] - Counter(corpus.train_groups)["world"] / len(corpus.train)) < 0.03
+    assert corpus.stream(1).batch(8).tolist() == corpus.stream(1).batch(8).tolist()  # seeded
