@@ -23,6 +23,7 @@ class ScoredRun:
     threshold: float
     source_accuracy: float = float("nan")
     floor: float = float("nan")
+    source_min_lead: float = float("nan")  # the source's smallest per-task-type test lead over its floor
 
     def figure(self, name: str) -> float:
         """A figure the method recorded; every initialiser records them all, so a missing one is a bad table."""
@@ -62,3 +63,6 @@ SHARE_ABOVE_FLOOR = Metric("share_above_floor", lambda r: share_above_floor(r.ac
                            higher_is_better=True,
                            description="(student accuracy - floor) / (source accuracy - floor): the share of the "
                                        "source's gain over the majority floor the student keeps")
+SOURCE_MIN_LEAD = Metric("source_min_lead", lambda r: r.source_min_lead, higher_is_better=True,
+                         description="the run's source's smallest lead over a scored task type's majority floor on "
+                                     "its test lines (what the share is measured on is what the source can do)")

@@ -135,15 +135,16 @@ def scored_run(truth: Truth, predictions: pd.DataFrame) -> ScoredRun:
     learned = {str(key)[len(SCORED):] for key in figures["key"] if str(key).startswith(SCORED)}
     keys = [key for key in truth.answers if not learned or truth.tasks.get(key, "text") in learned]
     sources = predictions[predictions["kind"] == "source_answer"]
-    source_accuracy = (_accuracy(_answers(predictions, "source_answer", truth), truth, keys) if len(sources)
-                       else math.nan)
+    theirs = _answers(predictions, "source_answer", truth) if len(sources) else None
+    source_accuracy = _accuracy(theirs, truth, keys) if theirs is not None else math.nan
+    source_lead = _smallest_lead(theirs, truth, keys) if theirs is not None else math.nan
     curve = predictions[predictions["kind"] == "val_loss"]
     if curve.empty or not curve["step"].is_monotonic_increasing:
         raise ValueError("the val_loss rows must hold a curve of increasing steps")
     return ScoredRun(_accuracy(answers, truth, keys), curve["step"].to_numpy(float), curve["value"].to_numpy(float),
                      dict(zip(figures["key"], figures["value"].astype(float), strict=True)), truth.threshold,
                      source_accuracy, majority_floor([truth.answers[k] for k in keys],
-                                                     [truth.tasks.get(k, "text") for k in keys]))
+                                                     [truth.tasks.get(k, "text") for k in keys]), source_lead)
 
 
 def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame:
@@ -151,6 +152,16 @@ def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame
     if len(rows) != len(truth.answers) or set(rows["key"]) != set(truth.answers):
         raise ValueError(f"the predictions' {kind} rows must answer each of the {len(truth.answers)} test lines once")
     return rows
+
+
+def _smallest_lead(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:
+    """The source's smallest lead over a scored task type's majority floor on its test lines (the issue's bar:
+    every type the share is measured on is one the source is at least 10 points above the floor on)."""
+    by_task: dict[str, list[str]] = {}
+    for key in keys:
+        by_task.setdefault(truth.tasks.get(key, "text"), []).append(key)
+    return min(_accuracy(rows, truth, mine) - majority_floor([truth.answers[k] for k in mine], [task] * len(mine))
+               for task, mine in by_task.items())
 
 
 def _accuracy(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:

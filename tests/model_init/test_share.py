@@ -44,7 +44,8 @@ def test_a_table_with_the_sources_answers_scores_the_share_metrics():
     result = InitResult(student, (0.0, 2.0), (5.0, 3.0), FIGURES, source)
     task = Pretrain()
     wanted = {name: getattr(metrics, name.upper()) for name in
-              ("accuracy", "source_accuracy", "majority_floor", "source_share", "share_above_floor")}
+              ("accuracy", "source_accuracy", "majority_floor", "source_share", "share_above_floor",
+               "source_min_lead")}
     scores = task.score(instance, task.checked(instance, task.predictions(instance, result)), wanted)
     n = len(keys)
     assert 0 < majority_floor(list(truth.answers.values()), list(truth.tasks.values())) < (n - 1) / n
@@ -54,6 +55,11 @@ def test_a_table_with_the_sources_answers_scores_the_share_metrics():
     assert scores["majority_floor"] == pytest.approx(floor)
     assert scores["source_share"] == pytest.approx(accuracy / theirs)
     assert scores["share_above_floor"] == pytest.approx((accuracy - floor) / (theirs - floor))
+    # the source misses the last line only: its smallest lead is on that line's task type
+    last = truth.tasks[keys[-1]]
+    mine = [k for k in keys if truth.tasks[k] == last]
+    lead = (len(mine) - 1) / len(mine) - majority_floor([truth.answers[k] for k in mine], [last] * len(mine))
+    assert scores["source_min_lead"] == pytest.approx(lead)
 
 
 def test_a_source_answering_some_lines_only_is_refused():
