@@ -1,7 +1,8 @@
 """The share-of-source table in the spec's T-MASA-1 layout (`shared/papers/masa.md`, "Report tables to mirror":
 rows initialiser x student size; columns steps to the threshold, accuracy at the fixed budget, % of the source's
 performance, spectral distance), from the runs.csv of masa_init and masa_ablation, with the majority floor and
-the source's own accuracy beside every accuracy and the paper's cited figure beside MASA's share.
+the source's own accuracy beside every accuracy and the paper's cited figure beside MASA's share; then each
+source (run seed) with its floor, its test accuracy and its smallest lead over a scored task type's floor.
 
     python -m methods.model_init.share_table reports/masa_init/runs.csv reports/masa_ablation/runs.csv \\
         reports/masa_init/share_table.md
@@ -60,7 +61,24 @@ def layout(runs: pd.DataFrame) -> str:
                      for name, _, fmt in COLUMNS]
             lines.append(f"| `{method}` | {len(mine)} | " + " | ".join(cells) + " |")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + _sources(ok))
+
+
+def _sources(ok: pd.DataFrame) -> list[str]:
+    """A row per source (run seed) and student: the figures every initialiser of it shares (they are the
+    source's, on the test lines of the task types it learned on dev)."""
+    figures = [("majority_floor", "floor"), ("source_accuracy", "source accuracy"),
+               ("source_min_lead", "smallest lead over a task type's floor")]
+    present = [(name, label) for name, label in figures if f"metric.{name}" in ok]
+    if not present:
+        return []
+    lines = ["## The sources (test lines of the task types each learned on dev)", "",
+             "| student | seed (source) | " + " | ".join(label for _, label in present) + " |",
+             "|---|---:|" + "---:|" * len(present)]
+    for (dataset, seed), rows in ok.groupby(["dataset", "seed"], sort=True):
+        values = [rows[f"metric.{name}"].astype(float).median() for name, _ in present]
+        lines.append(f"| {dataset} | {seed} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    return lines + [""]
 
 
 def main(argv: list[str]) -> int:

@@ -30,3 +30,12 @@ def test_the_layout_has_a_row_per_initialiser_and_the_cited_figure():
     assert "| `masa` | 2 |" in twice and "85.0% ±" in twice  # a run both suites hold counts once
     with pytest.raises(KeyError):
         layout(runs.drop(columns="dataset"))
+    assert "The sources" not in text  # runs without the source's figures have no source table
+
+
+def test_each_source_has_a_row_with_its_floor_accuracy_and_smallest_lead():
+    runs = pd.DataFrame({"status": "ok", "seed": [0, 0, 1], "dataset": "s1", "method": ["masa", "random", "masa"],
+                         "metric.majority_floor": [0.3, 0.3, 0.4], "metric.source_accuracy": [0.9, 0.9, 0.8],
+                         "metric.source_min_lead": [0.25, 0.25, 0.12]})
+    text = layout(runs)
+    assert "| s1 | 0 | 0.300 | 0.900 | 0.250 |" in text and "| s1 | 1 | 0.400 | 0.800 | 0.120 |" in text
