@@ -2,7 +2,8 @@
 `byo.py`). Both name the source's recipe (its `seed` may be "run": one source per run seed, or per run seed
 modulo `sources`), the student's
 shape, the dev-loss threshold the steps-to-threshold metric counts to, the dev lines the learning curve is
-measured on, the task types accuracy is scored on (`tasks`; default all) and whether training batches (the
+measured on, the task types accuracy is scored on (`tasks`; default all), the dev lead over a type's majority
+floor that makes it one the source learned (`gate`: only those are scored) and whether training batches (the
 source's and the students') draw each line's group uniformly first (`balanced`)."""
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from methods.common.corpus import CorpusConfig
 
 _SOURCE_KEYS = {"config", "num_threads", "cache_dir", "seed", "sources", "path"}
 STUDENT = {"hidden": 128, "layers": 2, "heads": 4, "ffn": 512}
+GATE = 0.10  # the default dev lead over a task type's majority floor that makes it the source's (scored)
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class InitSource:
     student: Shape
     threshold: float
     eval_lines: int
+    gate: float
 
 
 def _config(kind: type, values: Mapping[str, Any] | None, field: str) -> Any:
@@ -86,8 +89,12 @@ def _scored(corpus: TextCorpus, tasks: list[str] | None) -> TextCorpus:
             from None
 
 
-def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Mapping[str, Any] | None,
-               threshold: float, eval_lines: int, tasks: list[str] | None, balanced: bool) -> InitSource:
+def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Mapping[str, Any] | None, *,
+               threshold: float, eval_lines: int, tasks: list[str] | None, balanced: bool, gate: float
+               ) -> InitSource:
+    if isinstance(gate, bool) or not isinstance(gate, (int, float)) or not 0 <= gate < 1:
+        raise DataError(f"gate must be a lead in [0, 1), got {gate!r}", field="args.gate",
+                        hint="0.25 scores the task types whose dev accuracy leads their floor by 25 points.")
     if not isinstance(balanced, bool):
         raise DataError(f"balanced must be true or false, got {balanced!r}", field="args.balanced",
                         hint="true draws each training line's group (domain, task type) uniformly first.")
@@ -97,23 +104,25 @@ def _source_of(corpus: TextCorpus, source: Mapping[str, Any] | None, student: Ma
         raise DataError(f"threshold must be a positive dev loss, got {threshold}", field="args.threshold")
     if eval_lines < 1:
         raise DataError(f"eval_lines must be positive, got {eval_lines}", field="args.eval_lines")
-    return InitSource(corpus, recipe, _student(student, recipe), float(threshold), int(eval_lines))
+    return InitSource(corpus, recipe, _student(student, recipe), float(threshold), int(eval_lines), float(gate))
 
 
 def generated(corpus: Mapping[str, Any] | None = None, source: Mapping[str, Any] | None = None,
               student: Mapping[str, Any] | None = None, threshold: float = 1.0, eval_lines: int = 64,
-              tasks: list[str] | None = None, balanced: bool = False) -> InitSource:
+              tasks: list[str] | None = None, balanced: bool = False, gate: float = GATE) -> InitSource:
     """modular_lm's corpus (`corpus`: its CorpusConfig), the source's recipe (`source`: {config, seed,
     num_threads, cache_dir} or {path}), the student's shape ({hidden, layers, heads, ffn}), the dev-loss
     `threshold`, the `eval_lines` dev lines of the learning curve, the scored `tasks` (domains such as
-    "language", or "domain/template") and `balanced` batches (each row's domain uniform)."""
+    "language", or "domain/template"), `balanced` batches (each row's domain uniform) and the scoring `gate`."""
     text = generated_corpus(_config(CorpusConfig, corpus, "corpus"))
-    return _source_of(text, source, student, threshold, eval_lines, tasks, balanced)
+    return _source_of(text, source, student, threshold=threshold, eval_lines=eval_lines, tasks=tasks,
+                      balanced=balanced, gate=gate)
 
 
 def byo(path: str | Path, source: Mapping[str, Any] | None = None, student: Mapping[str, Any] | None = None,
         threshold: float = 1.0, eval_lines: int = 64, tasks: list[str] | None = None,
-        balanced: bool = False) -> InitSource:
+        balanced: bool = False, gate: float = GATE) -> InitSource:
     """Your JSONL text corpus (`byo.py`); the source is pre-trained on its train lines (`balanced`: each row's
     task type uniform)."""
-    return _source_of(read_corpus(Path(path)), source, student, threshold, eval_lines, tasks, balanced)
+    return _source_of(read_corpus(Path(path)), source, student, threshold=threshold, eval_lines=eval_lines,
+                      tasks=tasks, balanced=balanced, gate=gate)

@@ -4,9 +4,9 @@ loss and the dev accuracy's share of the source's (above the floor: `dev_share`)
 test prompts (as the source does too) and measure perplexity and CKA against the source.
 
 Share of the source's performance is measured on what the source can do: the task types on whose dev questions
-the run's source leads the majority floor by `GATE` (chosen on dev, from the source alone, the same for every
-initialiser of that source; recorded as `scored:<type>` figures, which the task's scoring reads). A source that
-learned none is scored on every task type."""
+the run's source leads the majority floor by the dataset's `gate` (chosen on dev, from the source alone, the same
+for every initialiser of that source; recorded as `scored:<type>` figures, which the task's scoring reads). A
+source that learned none is scored on every task type."""
 from __future__ import annotations
 
 import math
@@ -31,10 +31,6 @@ from methods.common.tiny_llama import load
 from methods.common.vocab import PAD
 
 CKA_PROMPTS = 256  # the first test prompts, whose tokens' states CKA compares
-# A task type is the source's when its dev accuracy leads the type's majority floor by 25 points: a type has 24-50
-# dev questions, so its accuracy's sampling sd is up to 0.1, and a 25-point dev lead keeps the test lead (the issue's
-# bar: 10 points) 1.5 sd clear.
-GATE = 0.25
 Origins = Sequence[Sequence[int]]  # per student layer, the source layers its FFN stands for
 
 
@@ -61,7 +57,7 @@ class Initialiser(Method[P]):
         losses: list[float] = []
         probe, truth, tasks = inputs.corpus.probe()
         theirs_dev = next_words(source, tokenizer, probe)
-        learned = learned_tasks(theirs_dev, truth, tasks, GATE)
+        learned = learned_tasks(theirs_dev, truth, tasks, inputs.gate)
         keep = [i for i, task in enumerate(tasks) if task in learned] or list(range(len(probe)))
         probe, truth, tasks, theirs_dev = ([rows[i] for i in keep] for rows in (probe, truth, tasks, theirs_dev))
         floor = majority_floor(truth, tasks) if probe else math.nan

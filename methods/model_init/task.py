@@ -24,18 +24,19 @@ from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus
 
 
-SCORED = "scored:"  # the figure-name prefix of a task type the source learned (`method.GATE`), which is scored
+SCORED = "scored:"  # the figure-name prefix of a task type the source learned (the dataset's `gate`), which is scored
 
 
 @dataclass(frozen=True)
 class InitInputs:
-    """The corpus (test answers blanked), the source recipe (`prepare`'s options), the student's shape and the
-    dev lines the learning curve is measured on."""
+    """The corpus (test answers blanked), the source recipe (`prepare`'s options), the student's shape, the
+    dev lines the learning curve is measured on and the scoring gate."""
 
     corpus: TextCorpus
     source: Mapping[str, Any]
     student: Shape
     eval_lines: int
+    gate: float  # the dev lead over a task type's majority floor that makes it the source's (scored)
 
     def source_dir(self) -> Path:
         """The source's folder: trained on first use and cached, or the recipe's own `path`."""
@@ -96,7 +97,7 @@ class Pretrain(Task):
         sources = source.pop("sources", None)
         if source.get("seed") == "run":  # a source per run seed (or per seed modulo `sources`): seeds vary it
             source["seed"] = seed % sources if sources else seed
-        inputs = InitInputs(blind, source, data.student, data.eval_lines)
+        inputs = InitInputs(blind, source, data.student, data.eval_lines, data.gate)
         return Instance(inputs, Truth(dict(zip(corpus.test_ids, corpus.answers(), strict=True)), data.threshold,
                                       dict(zip(corpus.test_ids, corpus.test_tasks, strict=True))))
 

@@ -44,6 +44,8 @@ def test_the_instance_hides_the_test_answers_and_trains_on_the_train_lines_only(
 def test_a_run_seed_picks_its_own_source_when_asked():
     data = generated(corpus=SMALL, source={"seed": "run"})
     assert [Pretrain().instance(data, {}, s).inputs.source["seed"] for s in (0, 3)] == [0, 3]
+    assert Pretrain().instance(data, {}, 0).inputs.gate == 0.10  # the default scoring gate, or the dataset's
+    assert Pretrain().instance(generated(corpus=SMALL, gate=0.25), {}, 0).inputs.gate == 0.25
     assert Pretrain().instance(generated(corpus=SMALL), {}, 3).inputs.source.get("seed", 0) == 0
     few = generated(corpus=SMALL, source={"seed": "run", "sources": 3})
     assert [Pretrain().instance(few, {}, s).inputs.source for s in (1, 4, 5)] == [{"seed": 1}, {"seed": 1},
@@ -55,7 +57,8 @@ def test_a_run_seed_picks_its_own_source_when_asked():
                                          ({"source": {"seed": "each"}}, "args.source.seed"),
                                          ({"source": {"seed": 0, "sources": 3}}, "args.source.sources"),
                                          ({"source": {"seed": "run", "sources": 0}}, "args.source.sources"),
-                                         ({"balanced": "yes"}, "args.balanced")])
+                                         ({"balanced": "yes"}, "args.balanced"),
+                                         ({"gate": 1.5}, "args.gate"), ({"gate": True}, "args.gate")])
 def test_bad_tasks_and_source_seeds_are_data_errors(args, field):
     with pytest.raises(DataError) as error:
         generated(corpus=SMALL, **args)
