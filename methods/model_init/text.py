@@ -10,7 +10,8 @@ beside its majority-class floor (`measures.majority_floor`).
 The splits are disjoint: no test or dev line is a training line (the source and every student train on the
 train lines only; `tests/model_init/test_split.py`). Training batches draw lines uniformly, or (`balanced`) a
 group first (the generated corpus's domain, a user's task type), then a line of it: modular_lm's domain-balanced
-stream, without which the world domain's few questions are a twentieth of the batches."""
+stream, without which the world domain's lines (its questions and fact statements) are a thirteenth of the
+batches."""
 from __future__ import annotations
 
 import random
