@@ -156,8 +156,8 @@ def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame
 
 
 def _smallest_lead(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:
-    """The source's smallest lead over a scored task type's majority floor on its test lines (the issue's bar:
-    every type the share is measured on is one the source is at least 10 points above the floor on)."""
+    """The source's smallest lead over a scored task type's majority floor on its test lines: a share of the
+    source's performance means something only on types the source is well above its floor on."""
     by_task: dict[str, list[str]] = {}
     for key in keys:
         by_task.setdefault(truth.tasks.get(key, "text"), []).append(key)
