@@ -86,9 +86,28 @@ def uniform_plan(source: Shape, student: Shape, layers: Sequence[int]) -> Plan:
     return Plan(tuple(layers), evenly(source.hidden, student.hidden), heads, neurons)
 
 
-def inherit_rest(student: Any, source: Any, genes: int) -> None:
-    """MASA's non-FFN weights: evenly spaced channels and heads of the first source layer of each student layer's
-    gene group (`genes` groups), the FFNs left as they are."""
+def magnitude_plan(source: Any, big: Shape, small: Shape, layers: Sequence[int]) -> Plan:
+    """The given source layers' largest parts: hidden channels by embedding-column norm, heads by q/k/v/o weight
+    energy, FFN neurons by |gate row| x |up row| x |down column| (magnitude pruning's choice)."""
+    channels = top(source.model.embed_tokens.weight.norm(dim=0), small.hidden)
+    heads, neurons = [], []
+    for layer in layers:
+        attn, mlp = source.model.layers[layer].self_attn, source.model.layers[layer].mlp
+        rows = sum(getattr(attn, n).weight.pow(2).sum(1) for n in ("q_proj", "k_proj", "v_proj"))
+        energy = rows + attn.o_proj.weight.pow(2).sum(0)
+        heads.append(top(energy.view(big.heads, -1).sum(1), small.heads))
+        neurons.append(top(mlp.gate_proj.weight.norm(dim=1) * mlp.up_proj.weight.norm(dim=1)
+                           * mlp.down_proj.weight.norm(dim=0), small.ffn))
+    return Plan(tuple(layers), channels, tuple(heads), tuple(neurons))
+
+
+def inherit_rest(student: Any, source: Any, genes: int, choice: str = "selection") -> torch.Tensor:
+    """MASA's non-FFN weights: the channels and heads of the first source layer of each student layer's gene group
+    (`genes` groups), evenly spaced (`selection`) or the largest (`magnitude`), the FFNs left as they are. Returns
+    the hidden channels kept, which the gene FFNs are cut to."""
     big, small = fitting_shapes(source, student)
     members, chosen = group_layers(big.layers, small.layers, genes)
-    inherit(student, source, uniform_plan(big, small, [members[g][0] for g in chosen]), ffn=False)
+    layers = [members[g][0] for g in chosen]
+    plan = magnitude_plan(source, big, small, layers) if choice == "magnitude" else uniform_plan(big, small, layers)
+    inherit(student, source, plan, ffn=False)
+    return plan.channels

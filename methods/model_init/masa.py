@@ -1,7 +1,8 @@
 """MASA (ICLR 2026, "Inheriting Generalizable Knowledge from LLMs to Diverse Vertical Tasks") in miniature:
 gene matrices learned from the source's FFNs under output and spectral alignment (`genes.py`), reshaped by SVD
-into the student's FFNs. The non-FFN weights are inherited by uniform selection of the same hidden channels (or
-left random: `rest`), so the student's residual basis is the one its FFNs were cut to.
+into the student's FFNs. The non-FFN weights are inherited from the same hidden channels, chosen evenly (uniform
+selection) or by magnitude, or left random (`rest`), so the student's residual basis is the one its FFNs were cut
+to.
 
 The genes depend on the source and the extraction parameters only (not on the run seed or the student), so they
 are learned once and cached in the model cache (`masa-genes-<digest>/genes.pt`)."""
@@ -62,12 +63,11 @@ class Masa(Initialiser[MasaParams]):
         p = self.params
         big, small = fitting_shapes(source, student)  # before the genes are learned
         members, chosen = group_layers(big.layers, small.layers, p.genes)
-        if p.rest == "selection":
-            inherit_rest(student, source, p.genes)
+        channels = (evenly(big.hidden, small.hidden) if p.rest == "random"
+                    else inherit_rest(student, source, p.genes, p.rest))
         if p.ffn == "random":
             return [members[g] for g in chosen]
         genes = self.gene_matrices(source, inputs)
-        channels = evenly(big.hidden, small.hidden)
         for block, g in zip(student.model.layers, chosen, strict=True):
             gene = genes[g]
             neurons = torch.topk(neuron_leverage(gene, p.rank), small.ffn).indices.sort().values

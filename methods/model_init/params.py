@@ -48,9 +48,10 @@ class MasaParams(CalibratedParams):
     ffn: Literal["genes", "random"] = Field(
         "genes", description="the FFNs: reshaped genes, or left random (an ablation isolating the genes: the same "
                              "inherited non-FFN weights with random FFNs)")
-    rest: Literal["selection", "random"] = Field(
-        "selection", description="the non-FFN weights: inherited by uniform selection (the same channels as the "
-                                 "FFN's), or left random [inferred: the spec initialises the FFNs]")
+    rest: Literal["selection", "magnitude", "random"] = Field(
+        "selection", description="the non-FFN weights: inherited by uniform selection or by magnitude pruning's "
+                                 "choice of channels and heads (the FFNs are cut to the same channels), or left "
+                                 "random [inferred: the spec initialises the FFNs]")
 
 
 class DistillParams(InitParams):

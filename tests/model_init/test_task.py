@@ -13,6 +13,7 @@ import torch  # noqa: E402
 from methods.model_init import metrics  # noqa: E402
 from methods.model_init.baselines.pruning import MagnitudePrune, StructuredPrune  # noqa: E402
 from methods.model_init.baselines.selection import WeightSelection  # noqa: E402
+from methods.model_init.inherit import evenly, head_rows, magnitude_plan, top  # noqa: E402
 from methods.model_init.masa import Masa  # noqa: E402
 from methods.model_init.models import Shape, build_model  # noqa: E402
 from methods.model_init.task import Pretrain  # noqa: E402
@@ -103,3 +104,25 @@ def test_masa_with_random_ffns_differs_from_masa_in_the_ffns_only():
         else:
             assert torch.equal(value, genes[name])
     assert not torch.equal(random_ffn["model.embed_tokens.weight"], drawn["model.embed_tokens.weight"])
+
+
+def test_masa_with_magnitude_channels_takes_prunings_channels_and_heads_and_cuts_its_genes_to_them():
+    """`rest: magnitude`: the non-FFN weights are magnitude pruning's choice (the largest embedding columns and
+    heads) of the first layer of each gene group, and the gene FFNs read the same channels."""
+    student_shape = Shape(hidden=8, layers=1, heads=1, ffn=12)
+    inputs = _inputs(student_shape)
+    torch.manual_seed(0)
+    source = build_model(SOURCE, len(inputs.corpus.tokenizer)).eval()
+    torch.manual_seed(1)
+    student = build_model(student_shape, len(inputs.corpus.tokenizer)).eval()
+    Masa(rank=8, extract_steps=2, calib_tokens=32, subspace_rank=2, rest="magnitude").initialise(
+        student, source, inputs, CTX)
+    plan = magnitude_plan(source, SOURCE, student_shape, [0])
+    embed = source.model.embed_tokens.weight
+    assert torch.equal(plan.channels, top(embed.norm(dim=0), 8))
+    assert torch.equal(student.model.embed_tokens.weight, embed[:, plan.channels])
+    assert not torch.equal(plan.channels, evenly(SOURCE.hidden, 8))  # not uniform selection's channels
+    rows = head_rows(plan.heads[0], SOURCE.head_dim)
+    assert torch.equal(student.model.layers[0].self_attn.q_proj.weight,
+                       source.model.layers[0].self_attn.q_proj.weight[rows][:, plan.channels])
+    assert student.model.layers[0].mlp.gate_proj.weight.shape == (12, 8)

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from harness import RunContext
-from methods.model_init.inherit import Plan, fitting_shapes, inherit, top
+from methods.model_init.inherit import Plan, fitting_shapes, inherit, magnitude_plan, top
 from methods.model_init.method import Initialiser, Origins, calibration_ids, evenly_spaced_layers
 from methods.model_init.params import CalibratedParams, InitParams
 from methods.model_init.task import InitInputs
@@ -26,16 +26,7 @@ class MagnitudePrune(Initialiser[InitParams]):
     def initialise(self, student: Any, source: Any, inputs: InitInputs, ctx: RunContext) -> Origins:
         big, small = fitting_shapes(source, student)
         layers = evenly_spaced_layers(big.layers, small.layers)
-        channels = top(source.model.embed_tokens.weight.norm(dim=0), small.hidden)
-        heads, neurons = [], []
-        for layer in layers:
-            attn, mlp = source.model.layers[layer].self_attn, source.model.layers[layer].mlp
-            rows = sum(getattr(attn, n).weight.pow(2).sum(1) for n in ("q_proj", "k_proj", "v_proj"))
-            energy = rows + attn.o_proj.weight.pow(2).sum(0)
-            heads.append(top(energy.view(big.heads, -1).sum(1), small.heads))
-            neurons.append(top(mlp.gate_proj.weight.norm(dim=1) * mlp.up_proj.weight.norm(dim=1)
-                               * mlp.down_proj.weight.norm(dim=0), small.ffn))
-        inherit(student, source, Plan(tuple(layers), channels, tuple(heads), tuple(neurons)))
+        inherit(student, source, magnitude_plan(source, big, small, layers))
         return [[layer] for layer in layers]
 
 
