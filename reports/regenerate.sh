@@ -26,14 +26,14 @@ fi
 formats=md,tex,csv,png
 for suite in defer_topk_ci defer_topk defer_topk_ablation driving_fcp driving_conventions usplat4d_ci usplat4d_views \
     usplat4d_ablation quickstart gad_real gad_apf gad_apf_ablation lm_eval_tiny math_eval math_stat math_grace \
-    masa_ci masa_init masa_ablation micro_ci micro_tune micro_main micro_analysis molopt_ci molopt_tomg \
-    molopt_training molopt_multi motion_tokenizer_ci motion_tokenizer motion_video_metrics omnimouse_ci \
-    omnimouse_tasks omnimouse_scaling plg_motifs plg_curves plg_prism plg_lws_coil_del plg_prism_ablation pcg_ci \
-    pcg_scaling pcg_generators pcg_curriculum protein_ci protein_hp_lattice protein_mompnn protein_mompnn_v2 \
-    rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci spacecontrol_tradeoff \
-    sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed sparse_attention_fidelity_tiny \
-    sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles thinkmorph_reasoner_ci thinkmorph_reasoner_full \
-    zo_memory zo_ablation zo_accuracy_tiny; do
+    masa_ci masa_init masa_ablation masa_channels micro_ci micro_tune micro_main micro_analysis molopt_ci \
+    molopt_tomg molopt_training molopt_multi motion_tokenizer_ci motion_tokenizer motion_video_metrics \
+    omnimouse_ci omnimouse_tasks omnimouse_scaling plg_motifs plg_curves plg_prism plg_lws_coil_del \
+    plg_prism_ablation pcg_ci pcg_scaling pcg_generators pcg_curriculum protein_ci protein_hp_lattice \
+    protein_mompnn protein_mompnn_v2 rl_sem_ci rl_sem_diagnostic rl_sem_offpolicy rl_sem_classic spacecontrol_ci \
+    spacecontrol_tradeoff sparse_attention_fidelity sparse_attention_ablation sparse_attention_speed \
+    sparse_attention_fidelity_tiny sparse_attention_ruler_tiny visual_puzzles_ci visual_puzzles \
+    thinkmorph_reasoner_ci thinkmorph_reasoner_full zo_memory zo_ablation zo_accuracy_tiny; do
   case "$mode" in
     --from-runs) harness report "suites/$suite.yaml" --runs "reports/$suite/runs.csv" --out "reports/$suite" \
                    --format "$formats" ;;
