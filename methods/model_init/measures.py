@@ -63,17 +63,17 @@ def share_above_floor(accuracy: float, source_accuracy: float, floor: float) -> 
     return (accuracy - floor) / (source_accuracy - floor) if source_accuracy > floor else float("nan")
 
 
+def task_leads(predicted: Sequence[str], answers: Sequence[str], tasks: Sequence[str]) -> dict[str, float]:
+    """Per task type, the accuracy of `predicted` minus the type's majority floor (on these very lines)."""
+    by_task: dict[str, list[int]] = defaultdict(list)
+    for i, task in enumerate(tasks):
+        by_task[task].append(i)
+    return {task: sum(predicted[i] == answers[i] for i in rows) / len(rows)
+            - majority_floor([answers[i] for i in rows], [task] * len(rows)) for task, rows in by_task.items()}
+
+
 def learned_tasks(predicted: Sequence[str], answers: Sequence[str], tasks: Sequence[str], margin: float
                   ) -> dict[str, float]:
     """The task types on which `predicted` (a source's answers to dev questions) beats its majority floor by at
     least `margin`, each with its margin: the types whose performance a student can inherit a share of."""
-    by_task: dict[str, list[int]] = defaultdict(list)
-    for i, task in enumerate(tasks):
-        by_task[task].append(i)
-    found = {}
-    for task, rows in by_task.items():
-        accuracy = sum(predicted[i] == answers[i] for i in rows) / len(rows)
-        lead = accuracy - majority_floor([answers[i] for i in rows], [task] * len(rows))
-        if lead >= margin - 1e-12:
-            found[task] = lead
-    return found
+    return {task: lead for task, lead in task_leads(predicted, answers, tasks).items() if lead >= margin - 1e-12}

@@ -18,7 +18,7 @@ import pandas as pd
 from harness import Instance, Metric, Task
 from harness.contracts import reject_split_keys
 from harness.predictions_schema import Column, PredictionsSchema
-from methods.model_init.measures import majority_floor
+from methods.model_init.measures import majority_floor, task_leads
 from methods.model_init.metrics import ScoredRun
 from methods.model_init.models import Shape, SourceConfig
 from methods.model_init.text import TextCorpus
@@ -158,11 +158,9 @@ def _answers(predictions: pd.DataFrame, kind: str, truth: Truth) -> pd.DataFrame
 def _smallest_lead(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:
     """The source's smallest lead over a scored task type's majority floor on its test lines: a share of the
     source's performance means something only on types the source is well above its floor on."""
-    by_task: dict[str, list[str]] = {}
-    for key in keys:
-        by_task.setdefault(truth.tasks.get(key, "text"), []).append(key)
-    return min(_accuracy(rows, truth, mine) - majority_floor([truth.answers[k] for k in mine], [task] * len(mine))
-               for task, mine in by_task.items())
+    given = dict(zip(rows["key"], rows["answer"], strict=True))
+    return min(task_leads([given[k] for k in keys], [truth.answers[k] for k in keys],
+                          [truth.tasks.get(k, "text") for k in keys]).values())
 
 
 def _accuracy(rows: pd.DataFrame, truth: Truth, keys: list[str]) -> float:
