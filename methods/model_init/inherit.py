@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import torch
 
@@ -101,7 +101,8 @@ def magnitude_plan(source: Any, big: Shape, small: Shape, layers: Sequence[int])
     return Plan(tuple(layers), channels, tuple(heads), tuple(neurons))
 
 
-def inherit_rest(student: Any, source: Any, genes: int, choice: str = "selection") -> torch.Tensor:
+def inherit_rest(student: Any, source: Any, genes: int, choice: Literal["selection", "magnitude"] = "selection"
+                 ) -> torch.Tensor:
     """MASA's non-FFN weights: the channels and heads of the first source layer of each student layer's gene group
     (`genes` groups), evenly spaced (`selection`) or the largest (`magnitude`), the FFNs left as they are. Returns
     the hidden channels kept, which the gene FFNs are cut to."""

@@ -76,7 +76,13 @@ def _sources(ok: pd.DataFrame) -> list[str]:
              "| student | seed (source) | " + " | ".join(label for _, label in present) + " |",
              "|---|---:|" + "---:|" * len(present)]
     for (dataset, seed), rows in ok.groupby(["dataset", "seed"], sort=True):
-        values = [rows[f"metric.{name}"].astype(float).median() for name, _ in present]
+        values = []
+        for name, _ in present:
+            seen = rows[f"metric.{name}"].astype(float).dropna().round(12).unique()
+            if len(seen) > 1:
+                raise ValueError(f"{dataset} seed {seed}: the runs disagree on their source's {name} "
+                                 f"({', '.join(map(str, seen))}); they must share one source")
+            values.append(seen[0] if len(seen) else float("nan"))
         lines.append(f"| {dataset} | {seed} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
     return lines + [""]
 

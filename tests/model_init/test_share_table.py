@@ -39,3 +39,5 @@ def test_each_source_has_a_row_with_its_floor_accuracy_and_smallest_lead():
                          "metric.source_min_lead": [0.25, 0.25, 0.12]})
     text = layout(runs)
     assert "| s1 | 0 | 0.300 | 0.900 | 0.250 |" in text and "| s1 | 1 | 0.400 | 0.800 | 0.120 |" in text
+    with pytest.raises(ValueError, match="s1 seed 0: the runs disagree on their source's source_accuracy"):
+        layout(runs.assign(**{"metric.source_accuracy": [0.9, 0.8, 0.8]}))

@@ -13,6 +13,7 @@ from methods.common.corpus import CorpusConfig
 from methods.model_init.data import generated
 from methods.model_init.task import Pretrain
 from methods.model_init.text import generated_corpus
+from methods.common.vocab import PAD
 
 SMALL = {"train_per_domain": 60, "dev_per_domain": 8, "test_per_domain": 8, "ood_per_domain": 4, "entities": 20}
 
@@ -72,7 +73,7 @@ def test_a_balanced_stream_draws_each_domain_equally_often_and_a_plain_one_by_it
 
     def shares(stream) -> dict[str, float]:
         ids = stream.batch(4000)
-        lines = [" ".join(corpus.tokenizer.words[int(i)] for i in row[1:] if int(i) != 0) for row in ids]
+        lines = [" ".join(corpus.tokenizer.words[int(i)] for i in row[1:] if int(i) != PAD) for row in ids]
         counts = Counter(domain_of[line] for line in lines)
         return {domain: count / len(lines) for domain, count in counts.items()}
 
